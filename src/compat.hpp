@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The only place that tells Kokkos 3.4 (Debian 12) from Kokkos 4.x.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+
+#if !defined(KOKKOS_VERSION) || KOKKOS_VERSION < 30400
+#error "Kobalt needs Kokkos 3.4 or newer"
+#endif
+
+namespace kobalt::compat {
+
+/// View rank as an int: Kokkos 4.1 made View::rank an integral_constant.
+template <class ViewType>
+inline constexpr int rank_v = static_cast<int>(ViewType::rank);
+
+/// Scoped profiling region: Kokkos::Profiling::ScopedRegion exists from 4.0.
+class ScopedRegion {
+ public:
+  explicit ScopedRegion(const std::string& name) { Kokkos::Profiling::pushRegion(name); }
+  ~ScopedRegion() { Kokkos::Profiling::popRegion(); }
+  ScopedRegion(const ScopedRegion&) = delete;
+  ScopedRegion& operator=(const ScopedRegion&) = delete;
+};
+
+/// Allocation property for views whose contents are written before they are
+/// read. Kokkos 4 rejects a C-string label here, so the label is a std::string.
+inline auto uninitialized(const std::string& label) {
+  return Kokkos::view_alloc(Kokkos::WithoutInitializing, label);
+}
+
+}  // namespace kobalt::compat

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Csr <-> Coo on the device.
+#pragma once
+
+#include "coo.hpp"
+#include "csr.hpp"
+#include "storage_limit.hpp"
+#include "../compat.hpp"
+
+#include <cstdint>
+
+namespace kobalt {
+
+/// Options shared by conversions that add no format parameters.
+struct convert_options {
+  /// Largest storage in bytes the result may take; 0 = what the device holds.
+  std::uint64_t max_bytes = 0;
+};
+
+/// Csr -> Coo: expands the row pointer into one row index per entry.
+template <class Value, class Index, class Device>
+Coo<Value, Index, Device> to_coo(const Csr<Value, Index, Device>& a,
+                                 const convert_options& options = {}) {
+  using exec = typename Device::execution_space;
+  using result_t = Coo<Value, Index, Device>;
+  const std::int64_t nnz = a.nnz();
+  check_storage<typename Device::memory_space>(
+      "kobalt::to_coo", static_cast<std::uint64_t>(nnz) * (2 * sizeof(Index) + sizeof(Value)),
+      options.max_bytes);
+  compat::ScopedRegion region("kobalt::convert<coo>");
+  typename result_t::index_view row(compat::uninitialized("kobalt::coo::row"), nnz);
+  typename result_t::index_view col(compat::uninitialized("kobalt::coo::col"), nnz);
+  typename result_t::value_view val(compat::uninitialized("kobalt::coo::val"), nnz);
+  const auto row_ptr = a.row_ptr();
+  Kokkos::parallel_for(
+      "kobalt::convert<coo>::rows", Kokkos::RangePolicy<exec>(0, a.rows()),
+      KOKKOS_LAMBDA(const Index i) {
+        for (Index k = row_ptr(i); k < row_ptr(i + 1); ++k) row(k) = i;
+      });
+  Kokkos::deep_copy(exec(), col, a.col_indices());
+  Kokkos::deep_copy(exec(), val, a.values());
+  exec().fence();
+  return result_t(a.rows(), a.cols(), row, col, val);
+}
+
+/// Coo -> Csr: counts entries per row and scans the counts.
+template <class Value, class Index, class Device>
+Csr<Value, Index, Device> to_csr(const Coo<Value, Index, Device>& a,
+                                 const convert_options& options = {}) {
+  using exec = typename Device::execution_space;
+  using result_t = Csr<Value, Index, Device>;
+  const std::int64_t nnz = a.nnz();
+  check_storage<typename Device::memory_space>(
+      "kobalt::to_csr",
+      static_cast<std::uint64_t>(nnz) * (sizeof(Index) + sizeof(Value)) +
+          (static_cast<std::uint64_t>(a.rows()) + 1) * sizeof(Index),
+      options.max_bytes);
+  compat::ScopedRegion region("kobalt::convert<csr>");
+  typename result_t::index_view row_ptr("kobalt::csr::row_ptr", a.rows() + 1);
+  typename result_t::index_view col(compat::uninitialized("kobalt::csr::col"), nnz);
+  typename result_t::value_view val(compat::uninitialized("kobalt::csr::val"), nnz);
+  const auto row = a.row_indices();
+  Kokkos::parallel_for(
+      "kobalt::convert<csr>::count", Kokkos::RangePolicy<exec>(0, nnz),
+      KOKKOS_LAMBDA(const std::int64_t k) { Kokkos::atomic_add(&row_ptr(row(k) + 1), Index(1)); });
+  Kokkos::parallel_scan(
+      "kobalt::convert<csr>::scan", Kokkos::RangePolicy<exec>(0, a.rows() + 1),
+      KOKKOS_LAMBDA(const Index i, Index& partial, const bool final) {
+        partial += row_ptr(i);
+        if (final) row_ptr(i) = partial;
+      });
+  Kokkos::deep_copy(exec(), col, a.col_indices());
+  Kokkos::deep_copy(exec(), val, a.values());
+  exec().fence();
+  return result_t(a.rows(), a.cols(), row_ptr, col, val);
+}
+
+/// Csr -> Csr is a copy, so generic code can convert any format to Csr.
+template <class Value, class Index, class Device>
+Csr<Value, Index, Device> to_csr(const Csr<Value, Index, Device>& a,
+                                 const convert_options& options = {}) {
+  using exec = typename Device::execution_space;
+  using result_t = Csr<Value, Index, Device>;
+  check_storage<typename Device::memory_space>("kobalt::to_csr", a.bytes(), options.max_bytes);
+  typename result_t::index_view row_ptr(compat::uninitialized("kobalt::csr::row_ptr"),
+                                        a.row_ptr().extent(0));
+  typename result_t::index_view col(compat::uninitialized("kobalt::csr::col"), a.nnz());
+  typename result_t::value_view val(compat::uninitialized("kobalt::csr::val"), a.nnz());
+  Kokkos::deep_copy(exec(), row_ptr, a.row_ptr());
+  Kokkos::deep_copy(exec(), col, a.col_indices());
+  Kokkos::deep_copy(exec(), val, a.values());
+  exec().fence();
+  return result_t(a.rows(), a.cols(), row_ptr, col, val, a.strategy());
+}
+
+}  // namespace kobalt

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// What every Kobalt format class template shares: its type aliases and the
+// compile-time checks on Value and Index.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <type_traits>
+
+namespace kobalt {
+
+/// Device used when a format is written without one.
+using default_device = Kokkos::DefaultExecutionSpace::device_type;
+
+template <class Value, class Index, class Device>
+struct format_types {
+  static_assert(std::is_floating_point_v<Value>,
+                "Kobalt formats hold real floating-point values (float, double)");
+  static_assert(std::is_integral_v<Index> && std::is_signed_v<Index>,
+                "Kobalt index types are signed integers (int32_t, int64_t): "
+                "-1 marks padding");
+  using value_type = Value;
+  using index_type = Index;
+  using device_type = Device;
+  using execution_space = typename Device::execution_space;
+  using memory_space = typename Device::memory_space;
+  using index_view = Kokkos::View<Index*, Device>;
+  using value_view = Kokkos::View<Value*, Device>;
+};
+
+/// Column index that marks a padding slot in ELL, SELL-P and ALIGNED_COO.
+/// Padding is marked by its index, never by its value, so explicit zeros of
+/// the matrix survive every round trip.
+template <class Index>
+inline constexpr Index padding_index = Index(-1);
+
+}  // namespace kobalt
