@@ -85,8 +85,14 @@ inline std::vector<std::string> default_format_specs() {
 #if defined(KOBALT_BENCH_KOKKOSKERNELS)
   specs.push_back("kk");
 #endif
+#if defined(KOBALT_BENCH_CUSPARSE)
+  specs.push_back("cusparse");
+#endif
   return specs;
 }
+
+template <class View, class Value, class Index, class Device>
+Operator<View> prepare_cusparse(const FormatSpec& spec, const Csr<Value, Index, Device>& a);
 
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare_kokkos_kernels(const FormatSpec& spec, const Csr<Value, Index, Device>& a);
@@ -112,6 +118,13 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
     return prepare_kokkos_kernels<View>(spec, csr);
 #else
     throw std::invalid_argument("peer 'kk' is not built: configure with -DKOBALT_ENABLE_KOKKOSKERNELS=ON");
+#endif
+  }
+  if (spec.name == "cusparse") {
+#if defined(KOBALT_BENCH_CUSPARSE)
+    return prepare_cusparse<View>(spec, csr);
+#else
+    throw std::invalid_argument("peer 'cusparse' is not built: configure a CUDA build with -DKOBALT_ENABLE_CUSPARSE=ON");
 #endif
   }
   throw std::invalid_argument("format '" + spec.name + "' is not built in this kobalt-bench");

@@ -7,6 +7,9 @@
 #if defined(KOBALT_BENCH_KOKKOSKERNELS)
 #include "peers/kokkos_kernels.hpp"
 #endif
+#if defined(KOBALT_BENCH_CUSPARSE)
+#include "peers/cusparse.hpp"
+#endif
 
 #include <kobalt/kobalt.hpp>
 
@@ -38,6 +41,8 @@ OPTIONS
                   csr | csr:basic | csr:classical | coo
                   kk (Kokkos Kernels' KokkosSparse::spmv; needs
                   -DKOBALT_ENABLE_KOKKOSKERNELS=ON)
+                  cusparse | cusparse:csr_alg2 (cusparseSpMV CSR; CUDA builds
+                  with -DKOBALT_ENABLE_CUSPARSE=ON)
   --value T       float | double (default double)
   --index T       int32 | int64 (default int32)
   --warmup N      untimed runs before timing (default 3)

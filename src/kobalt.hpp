@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Kobalt umbrella header: #include <kobalt/kobalt.hpp>
 #pragma once
 
 #include "errors.hpp"
@@ -7,6 +6,7 @@
 #include "formats/coo.hpp"
 #include "formats/csr.hpp"
 #include "formats/host_transfer.hpp"
+#include "formats/matrix_market.hpp"
 #include "formats/triplets.hpp"
 #include "kernels/reference.hpp"
 #include "kernels/spmv.hpp"
