@@ -81,7 +81,9 @@ Operator<View> wrap(Matrix a, std::string strategy) {
 
 /// Every format name this build knows, for --help and the default run.
 inline std::vector<std::string> default_format_specs() {
-  std::vector<std::string> specs = {"csr:basic", "csr:classical", "coo"};
+  std::vector<std::string> specs = {"csr:basic", "csr:classical", "coo",    "ell",
+                                    "sellp",     "hybrid",        "csrk:k=2", "csrk:k=3",
+                                    "aligned_coo"};
 #if defined(KOBALT_BENCH_KOKKOSKERNELS)
   specs.push_back("kk");
 #endif
@@ -112,6 +114,72 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
     spec.only({});
     if (!spec.word.empty()) throw std::invalid_argument("coo takes no strategy");
     return wrap<Coo<Value, Index, Device>, View>(to_coo(csr), "chunks");
+  }
+  if (spec.name == "ell") {
+    spec.only({"width", "stride"});
+    ell_params p;
+    p.stored_per_row = static_cast<std::int64_t>(spec.number("width", 0));
+    p.stride = static_cast<std::int64_t>(spec.number("stride", 0));
+    auto a = to_ell(csr, p);
+    return wrap<decltype(a), View>(a, "width=" + std::to_string(a.stored_per_row()));
+  }
+  if (spec.name == "sellp") {
+    spec.only({"b", "t"});
+    sellp_params p;
+    p.slice_size = static_cast<std::int64_t>(spec.number("b", static_cast<double>(p.slice_size)));
+    p.stride_factor = static_cast<std::int64_t>(spec.number("t", static_cast<double>(p.stride_factor)));
+    auto a = to_sellp(csr, p);
+    return wrap<decltype(a), View>(
+        a, "b=" + std::to_string(p.slice_size) + ",t=" + std::to_string(p.stride_factor));
+  }
+  if (spec.name == "hybrid") {
+    hybrid::strategy strategy = hybrid::automatic{};
+    if (spec.word == "minimal_storage") {
+      strategy = hybrid::minimal_storage{};
+    } else if (!spec.word.empty() && spec.word != "automatic") {
+      throw std::invalid_argument("hybrid strategy '" + spec.word + "' is unknown");
+    } else if (spec.keys.count("column_limit")) {
+      spec.only({"column_limit"});
+      strategy = hybrid::column_limit{static_cast<std::int64_t>(spec.number("column_limit", 0))};
+    } else if (spec.keys.count("imbalance_limit")) {
+      spec.only({"imbalance_limit"});
+      strategy = hybrid::imbalance_limit{spec.number("imbalance_limit", 0)};
+    } else if (spec.keys.count("imbalance_bounded_limit")) {
+      spec.only({"imbalance_bounded_limit", "r"});
+      strategy = hybrid::imbalance_bounded_limit{spec.number("imbalance_bounded_limit", 0),
+                                                 spec.number("r", hybrid::automatic_row_ratio)};
+    } else {
+      spec.only({});
+    }
+    auto a = to_hybrid(csr, strategy);
+    return wrap<decltype(a), View>(a, hybrid::name(strategy) + ",t=" + std::to_string(a.ell_width()));
+  }
+  if (spec.name == "csrk") {
+    spec.only({"k", "srs", "ssrs", "rcm"});
+    if (!spec.word.empty()) throw std::invalid_argument("csrk takes key=value options only");
+    csrk::parameters p;
+    p.k = static_cast<int>(spec.number("k", 0));
+    p.super_row_size = static_cast<std::int64_t>(spec.number("srs", 0));
+    p.super_super_row_size = static_cast<std::int64_t>(spec.number("ssrs", 0));
+    p.order = spec.number("rcm", 0) != 0 ? csrk::reordering::rcm : csrk::reordering::none;
+    auto a = to_csrk(csr, p);
+    std::string what = "k=" + std::to_string(a.k()) + ",srs=" + std::to_string(a.super_row_size());
+    if (a.k() == 3) what += ",ssrs=" + std::to_string(a.super_super_row_size());
+    if (a.is_permuted()) what += ",rcm";
+    return wrap<decltype(a), View>(a, what);
+  }
+  if (spec.name == "aligned_coo") {
+    spec.only({"seg_size", "flat_unit"});
+    aligned_coo::params p;
+    if (spec.word == "hybrid") p.choice = aligned_coo::split::hybrid;
+    else if (spec.word == "all_seg") p.choice = aligned_coo::split::all_seg;
+    else if (spec.word == "all_flat") p.choice = aligned_coo::split::all_flat;
+    else if (!spec.word.empty() && spec.word != "automatic")
+      throw std::invalid_argument("aligned_coo split '" + spec.word + "' is unknown");
+    p.seg_size = static_cast<std::int64_t>(spec.number("seg_size", 0));
+    p.flat_unit = static_cast<int>(spec.number("flat_unit", p.flat_unit));
+    auto a = to_aligned_coo(csr, p);
+    return wrap<decltype(a), View>(a, std::string(aligned_coo::name(a.split())));
   }
   if (spec.name == "kk") {
 #if defined(KOBALT_BENCH_KOKKOSKERNELS)

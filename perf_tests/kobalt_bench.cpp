@@ -39,6 +39,12 @@ INPUT
 OPTIONS
   --format SPEC   a format to run; repeat for several (default: all built).
                   csr | csr:basic | csr:classical | coo
+                  ell[:width=W,stride=S]      (0 = longest row / rows)
+                  sellp[:b=B,t=T]             (default b=64, t=1)
+                  hybrid[:automatic | :minimal_storage | :column_limit=N |
+                         :imbalance_limit=X | :imbalance_bounded_limit=X,r=R]
+                  csrk[:k=2|3,srs=N,ssrs=N,rcm=0|1]  (0 = the 002 size model)
+                  aligned_coo[:automatic|hybrid|all_seg|all_flat,seg_size=N,flat_unit=U]
                   kk (Kokkos Kernels' KokkosSparse::spmv; needs
                   -DKOBALT_ENABLE_KOKKOSKERNELS=ON)
                   cusparse | cusparse:csr_alg2 (cusparseSpMV CSR; CUDA builds
@@ -160,7 +166,7 @@ int run(const Options& o) {
   using device = kobalt::default_device;
   using view = Kokkos::View<Value*, device>;
   int wrong = 0;
-  std::printf("%-28s %10s %10s %11s  %-16s %-22s %10s %11s %9s %9s %10s\n", "matrix", "rows", "cols",
+  std::printf("%-28s %10s %10s %11s  %-24s %-24s %10s %11s %9s %9s %10s\n", "matrix", "rows", "cols",
               "nnz", "format", "strategy", "setup_ms", "median_us", "GFLOP/s", "GB/s", "max_err");
   for (const auto& input : expand_inputs(o.inputs)) {
     std::string name;
@@ -185,14 +191,14 @@ int run(const Options& o) {
     for (auto r : t.row) ++row_len[r];
 
     for (const auto& text : o.formats) {
-      std::printf("%-28s %10lld %10lld %11lld  %-16s ", name.c_str(), (long long)t.rows,
+      std::printf("%-28s %10lld %10lld %11lld  %-24s ", name.c_str(), (long long)t.rows,
                   (long long)t.cols, (long long)t.nnz(), text.c_str());
       kobalt::bench::Operator<view> op;
       Kokkos::Timer setup;
       try {
         op = kobalt::bench::prepare<view>(kobalt::bench::FormatSpec::parse(text), csr);
       } catch (const std::exception& e) {
-        std::printf("%-22s %s\n", "-", e.what());
+        std::printf("%-24s %s\n", "-", e.what());
         ++wrong;
         continue;
       }
@@ -211,7 +217,7 @@ int run(const Options& o) {
         ok = ok && err <= (row_len[i] + 4) * eps * ref.bound[i] + std::numeric_limits<Value>::min();
       }
       if (!ok) {
-        std::printf("%-22s %10.3f %11s %9s %9s %10.2e WRONG\n", op.strategy.c_str(), setup_ms, "-",
+        std::printf("%-24s %10.3f %11s %9s %9s %10.2e WRONG\n", op.strategy.c_str(), setup_ms, "-",
                     "-", "-", max_err);
         ++wrong;
         continue;
@@ -219,7 +225,7 @@ int run(const Options& o) {
       const auto timing = kobalt::bench::time_runs([&] { op.apply(x, y); }, o.timing);
       const double gflops = 2.0 * t.nnz() / timing.median * 1e-9;
       const double bytes = op.bytes + sizeof(Value) * (double(t.cols) + double(t.rows));
-      std::printf("%-22s %10.3f %11.2f %9.2f %9.2f %10.2e\n", op.strategy.c_str(), setup_ms,
+      std::printf("%-24s %10.3f %11.2f %9.2f %9.2f %10.2e\n", op.strategy.c_str(), setup_ms,
                   timing.median * 1e6, gflops, bytes / timing.median * 1e-9, max_err);
     }
   }

@@ -1,12 +1,23 @@
 // SPDX-License-Identifier: BSD-3-Clause
+// Kobalt umbrella header: #include <kobalt/kobalt.hpp>
 #pragma once
 
 #include "errors.hpp"
+#include "formats/aligned_coo.hpp"
+#include "formats/convert_aligned_coo.hpp"
 #include "formats/convert_coo.hpp"
+#include "formats/convert_csrk.hpp"
+#include "formats/convert_ell.hpp"
+#include "formats/convert_hybrid.hpp"
+#include "formats/convert_sellp.hpp"
 #include "formats/coo.hpp"
 #include "formats/csr.hpp"
+#include "formats/csrk.hpp"
+#include "formats/ell.hpp"
 #include "formats/host_transfer.hpp"
+#include "formats/hybrid.hpp"
 #include "formats/matrix_market.hpp"
+#include "formats/sellp.hpp"
 #include "formats/triplets.hpp"
 #include "kernels/reference.hpp"
 #include "kernels/spmv.hpp"

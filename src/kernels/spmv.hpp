@@ -5,9 +5,14 @@
 
 #include "../compat.hpp"
 #include "../errors.hpp"
+#include "aligned_coo.hpp"
 #include "common.hpp"
 #include "coo_chunks.hpp"
 #include "csr_rows.hpp"
+#include "csrk.hpp"
+#include "ell_rows.hpp"
+#include "hybrid.hpp"
+#include "sellp_slices.hpp"
 
 #include <Kokkos_Core.hpp>
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 
 namespace kobalt::tuning {
 
@@ -73,6 +74,43 @@ SpmvPolicy select_chunk_policy() {
     p.team_size = 1;
     p.entries_per_thread = host_entries_per_thread;
   }
+  return p;
+}
+
+/// Smallest power of two >= n, capped at cap (000 Alg. 4 line 6: 2^ceil(log2 n)).
+inline int ceil_pow2_capped(std::int64_t n, int cap) {
+  int p = 1;
+  while (static_cast<std::int64_t>(p) < n && 2 * p <= cap) p *= 2;
+  return p;
+}
+
+// Width/rows ratio above which an ELL row gets several lanes: 000 Alg. 4
+// line 5 (and 003 Alg. 5), "ell_ncols / nrows > 1e-2".
+inline constexpr double ell_lanes_ratio = 1e-2;
+
+/// ELL rows: one lane per row unless width / rows > 1e-2, then
+/// min(warp, 2^ceil(log2 width)) lanes (000 Alg. 4). Alg. 4's several warps
+/// per row (with atomics) belong to the tuned GPU kernel, not this one.
+template <class ExecutionSpace>
+SpmvPolicy select_ell_policy(std::int64_t rows, std::int64_t width) {
+  int lanes = 1;
+  if (rows > 0 && static_cast<double>(width) / static_cast<double>(rows) > ell_lanes_ratio)
+    lanes = ceil_pow2_capped(width, arch::warp_size<ExecutionSpace>);
+  return select_row_policy<ExecutionSpace>(lanes);
+}
+
+/// SELL-P slices: one league entry per slice, one thread per row and no
+/// vector lanes (000 §3.5, Alg. 5: 001's t threads per row are deliberately
+/// not used). GPU teams cover the slice's rows, at most gpu_team_threads.
+template <class ExecutionSpace>
+SpmvPolicy select_sellp_policy(std::int64_t slice_size) {
+  constexpr int warp = arch::warp_size<ExecutionSpace>;
+  SpmvPolicy p;
+  p.vector_length = 1;
+  p.team_size = warp > 1 ? static_cast<int>(std::min<std::int64_t>(slice_size, gpu_team_threads))
+                         : 1;
+  p.rows_per_team = static_cast<int>(
+      std::min<std::int64_t>(slice_size, std::numeric_limits<int>::max()));
   return p;
 }
 

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Csr <-> Sellp on the device.
+#pragma once
+
+#include "convert_coo.hpp"
+#include "convert_ell.hpp"
+#include "csr.hpp"
+#include "sellp.hpp"
+#include "storage_limit.hpp"
+#include "storage_size.hpp"
+#include "../compat.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace kobalt {
+
+namespace detail {
+/// Width of each slice: its longest row (a team reduction over the slice's
+/// rows) rounded up to a multiple of t. League entry -> slice.
+template <class ExecutionSpace, class IndexView>
+void sellp_slice_lengths(const IndexView& row_ptr, std::int64_t rows, std::int64_t b,
+                         std::int64_t t, const IndexView& lengths) {
+  using Index = typename IndexView::non_const_value_type;
+  using policy = Kokkos::TeamPolicy<ExecutionSpace>;
+  const std::int64_t slices = static_cast<std::int64_t>(lengths.extent(0));
+  Kokkos::parallel_for(
+      "kobalt::convert<sellp>::slice_lengths", policy(slices, Kokkos::AUTO),
+      KOKKOS_LAMBDA(const typename policy::member_type& team) {
+        const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * b;
+        const std::int64_t count = rows - first < b ? rows - first : b;
+        std::int64_t longest = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, count),
+            [&](const std::int64_t r, std::int64_t& m) {
+              const std::int64_t len = row_ptr(first + r + 1) - row_ptr(first + r);
+              if (len > m) m = len;
+            },
+            Kokkos::Max<std::int64_t>(longest));
+        Kokkos::single(Kokkos::PerTeam(team), [&]() {
+          const std::int64_t width = longest == 0 ? 0 : ((longest - 1) / t + 1) * t;
+          lengths(team.league_rank()) = static_cast<Index>(width);
+        });
+      });
+}
+
+/// Sum of the slice widths, in int64 (the element count is b times it).
+template <class ExecutionSpace, class IndexView>
+std::int64_t sum_slice_lengths(const IndexView& lengths) {
+  std::int64_t total = 0;
+  Kokkos::parallel_reduce(
+      "kobalt::convert<sellp>::total", Kokkos::RangePolicy<ExecutionSpace>(0, static_cast<std::int64_t>(lengths.extent(0))),
+      KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& acc) { acc += lengths(s); },
+      Kokkos::Sum<std::int64_t>(total));
+  return total;
+}
+
+/// slice_sets(s) = b * (lengths(0) + ... + lengths(s-1)) for s in [0, slices].
+template <class ExecutionSpace, class IndexView>
+void sellp_slice_sets(const IndexView& lengths, std::int64_t b, const IndexView& sets) {
+  using Index = typename IndexView::non_const_value_type;
+  const std::int64_t slices = static_cast<std::int64_t>(lengths.extent(0));
+  Kokkos::parallel_scan(
+      "kobalt::convert<sellp>::slice_sets", Kokkos::RangePolicy<ExecutionSpace>(0, slices + 1),
+      KOKKOS_LAMBDA(const std::int64_t s, Index& partial, const bool final) {
+        if (final) sets(s) = partial;
+        if (s < slices) partial += static_cast<Index>(b * lengths(s));
+      });
+}
+}  // namespace detail
+
+/// Csr -> Sellp with slices of params.slice_size rows, each as wide as its
+/// longest row rounded up to a multiple of params.stride_factor. Throws
+/// invalid_parameter for b < 1 or t < 1, index_overflow when an offset does
+/// not fit Index, and format_too_large when the slots and slice metadata
+/// exceed params.max_bytes (0: the device's memory). The storage check runs
+/// before col and val are allocated; only the O(rows / b) slice widths it
+/// needs are computed first.
+template <class Value, class Index, class Device>
+Sellp<Value, Index, Device> to_sellp(const Csr<Value, Index, Device>& a,
+                                     const sellp_params& params = {}) {
+  using exec = typename Device::execution_space;
+  using result_t = Sellp<Value, Index, Device>;
+  const std::int64_t b = params.slice_size, t = params.stride_factor;
+  detail::check_sellp_shape(b, t, "kobalt::to_sellp");
+  const std::int64_t rows = a.rows();
+  const std::int64_t slices = rows == 0 ? 0 : (rows - 1) / b + 1;
+  // The widest slice is at most the longest row rounded up to t: check that
+  // it fits Index before the device computes any width.
+  const std::int64_t longest = a.max_row_nnz();
+  if (longest > 0) {
+    const std::int64_t groups = (longest - 1) / t + 1;
+    if (groups > std::numeric_limits<std::int64_t>::max() / t)
+      throw index_overflow("kobalt::to_sellp: the longest row rounded up to stride_factor = " +
+                           std::to_string(t) + " exceeds 64 bits");
+    checked_index<Index>(static_cast<std::uint64_t>(groups * t), "kobalt::to_sellp: slice width");
+  }
+  compat::ScopedRegion region("kobalt::convert<sellp>");
+  typename result_t::index_view lengths(compat::uninitialized("kobalt::sellp::slice_lengths"),
+                                        slices);
+  detail::sellp_slice_lengths<exec>(a.row_ptr(), rows, b, t, lengths);
+  const std::uint64_t stored_u = detail::saturating_mul(
+      static_cast<std::uint64_t>(detail::sum_slice_lengths<exec>(lengths)),
+      static_cast<std::uint64_t>(b));
+  check_storage<typename Device::memory_space>(
+      "kobalt::to_sellp",
+      detail::saturating_add(detail::saturating_mul(stored_u, sizeof(Index) + sizeof(Value)),
+                             (2 * static_cast<std::uint64_t>(slices) + 1) * sizeof(Index)),
+      params.max_bytes);
+  const std::int64_t stored = checked_index<Index>(stored_u, "kobalt::to_sellp: stored slots");
+  typename result_t::index_view sets(compat::uninitialized("kobalt::sellp::slice_sets"),
+                                     slices + 1);
+  detail::sellp_slice_sets<exec>(lengths, b, sets);
+  typename result_t::index_view col(compat::uninitialized("kobalt::sellp::col"), stored);
+  typename result_t::value_view val(compat::uninitialized("kobalt::sellp::val"), stored);
+  const auto row_ptr = a.row_ptr();
+  const auto csr_col = a.col_indices();
+  const auto csr_val = a.values();
+  // Rows of the matrix: entries, then padding up to the slice width.
+  Kokkos::parallel_for(
+      "kobalt::convert<sellp>::fill", Kokkos::RangePolicy<exec>(0, rows),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int64_t s = i / b, r = i % b;
+        const std::int64_t base = sets(s) + r, width = lengths(s);
+        const std::int64_t first = row_ptr(i), len = row_ptr(i + 1) - first;
+        std::int64_t k = 0;
+        for (; k < len; ++k) {
+          col(base + k * b) = csr_col(first + k);
+          val(base + k * b) = csr_val(first + k);
+        }
+        for (; k < width; ++k) {
+          col(base + k * b) = padding_index<Index>;
+          val(base + k * b) = Value(0);
+        }
+      });
+  // Rows past the matrix in the last slice: all padding.
+  if (slices > 0) {
+    const std::int64_t real = rows - (slices - 1) * b, missing = b - real;
+    auto last = Kokkos::create_mirror_view_and_copy(
+        Kokkos::HostSpace(), Kokkos::subview(lengths, Kokkos::make_pair(slices - 1, slices)));
+    const std::int64_t tail = missing * static_cast<std::int64_t>(last(0));  // <= stored
+    const std::int64_t base = stored - b * static_cast<std::int64_t>(last(0));
+    Kokkos::parallel_for(
+        "kobalt::convert<sellp>::pad_last_slice", Kokkos::RangePolicy<exec>(0, tail),
+        KOKKOS_LAMBDA(const std::int64_t j) {
+          const std::int64_t slot = base + (j / missing) * b + real + j % missing;
+          col(slot) = padding_index<Index>;
+          val(slot) = Value(0);
+        });
+  }
+  exec().fence();
+  return result_t(detail::trusted_layout, a.rows(), a.cols(), b, t, sets, lengths, col, val,
+                  stored, a.nnz());
+}
+
+/// Sellp -> Csr: counts each row's entries (up to its first padding slot),
+/// scans the counts into the row pointer and copies the entries.
+template <class Value, class Index, class Device>
+Csr<Value, Index, Device> to_csr(const Sellp<Value, Index, Device>& a,
+                                 const convert_options& options = {}) {
+  using exec = typename Device::execution_space;
+  using result_t = Csr<Value, Index, Device>;
+  const std::int64_t rows = a.rows(), nnz = a.nnz(), b = a.slice_size();
+  checked_index<Index>(static_cast<std::uint64_t>(nnz), "kobalt::to_csr: nnz");
+  check_storage<typename Device::memory_space>(
+      "kobalt::to_csr",
+      static_cast<std::uint64_t>(nnz) * (sizeof(Index) + sizeof(Value)) +
+          (static_cast<std::uint64_t>(rows) + 1) * sizeof(Index),
+      options.max_bytes);
+  compat::ScopedRegion region("kobalt::convert<csr>");
+  typename result_t::index_view row_ptr("kobalt::csr::row_ptr", rows + 1);
+  typename result_t::index_view col(compat::uninitialized("kobalt::csr::col"), nnz);
+  typename result_t::value_view val(compat::uninitialized("kobalt::csr::val"), nnz);
+  const auto sets = a.slice_sets();
+  const auto lengths = a.slice_lengths();
+  const auto sellp_col = a.col_indices();
+  const auto sellp_val = a.values();
+  Kokkos::parallel_for(
+      "kobalt::convert<csr>::sellp_count", Kokkos::RangePolicy<exec>(0, rows),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int64_t s = i / b, base = sets(s) + i % b, width = lengths(s);
+        std::int64_t k = 0;
+        while (k < width && sellp_col(base + k * b) >= 0) ++k;
+        row_ptr(i + 1) = static_cast<Index>(k);
+      });
+  detail::scan_row_ptr<exec>(row_ptr, rows, "kobalt::convert<csr>::sellp_scan");
+  Kokkos::parallel_for(
+      "kobalt::convert<csr>::sellp_copy", Kokkos::RangePolicy<exec>(0, rows),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int64_t s = i / b, base = sets(s) + i % b, width = lengths(s);
+        const std::int64_t first = row_ptr(i);
+        for (std::int64_t k = 0; k < width; ++k) {
+          const auto c = sellp_col(base + k * b);
+          if (c < 0) break;
+          col(first + k) = c;
+          val(first + k) = sellp_val(base + k * b);
+        }
+      });
+  exec().fence();
+  return result_t(a.rows(), a.cols(), row_ptr, col, val);
+}
+
+}  // namespace kobalt

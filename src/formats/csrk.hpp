@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// CsrK: CSR-k (seed 002 §2.2, Fig. 1). A Csr plus k - 1 pointer arrays that
+// group contiguous rows into super-rows (sr_ptr, cumulative rows) and, for
+// k = 3, contiguous super-rows into super-super-rows (ssr_ptr, cumulative
+// super-rows). The matrix may be stored symmetrically permuted (P A P^T, an
+// RCM ordering); the permutation travels with the matrix and spmv applies it
+// to x and undoes it on y, so users never see permuted vectors.
+#pragma once
+
+#include "csr.hpp"
+#include "format_traits.hpp"
+#include "../compat.hpp"
+#include "../errors.hpp"
+#include "../tuning/csrk_policy.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace kobalt {
+
+namespace csrk {
+/// Symmetric reordering applied before the super-rows are formed.
+/// (002's own Band-k ordering is not implemented.)
+enum class reordering {
+  none,  ///< natural order: the CsrK holds the input rows as they are
+  rcm,   ///< reverse Cuthill-McKee on the pattern of A + A^T (square matrices only)
+};
+
+inline const char* name(reordering r) { return r == reordering::rcm ? "rcm" : "none"; }
+
+/// Parameters of to_csrk(). Sizes of 0 are derived (tuning/csrk_sizes.hpp).
+struct parameters {
+  /// Levels: 2 (super-rows) or 3 (super-rows and super-super-rows); anything
+  /// else throws invalid_parameter. 0 = 002's recommendation for the backend
+  /// (§6.2): 3 on GPUs, 2 on CPUs.
+  int k = 0;
+  /// Rows per super-row (SRS), >= 0. 0 = 002 §4.1's log model on GPUs,
+  /// 96 on CPUs (§4.2).
+  std::int64_t super_row_size = 0;
+  /// Super-rows per super-super-row (SSRS), k = 3 only (must stay 0 for
+  /// k = 2), >= 0. 0 = 002 §4.1's log model on GPUs, 8 on CPUs (not measured).
+  std::int64_t super_super_row_size = 0;
+  /// none by default: RCM needs a host pass over the pattern (its BFS is
+  /// sequential), so it is opt-in.
+  reordering order = reordering::none;
+  /// Largest storage in bytes the result may take; 0 = what the device holds.
+  std::uint64_t max_bytes = 0;
+};
+}  // namespace csrk
+
+namespace detail {
+/// Entries of a pointer array that break "ptr(0) = 0, non-decreasing,
+/// ptr(last) = last_value" (an empty array counts as one violation).
+template <class ExecutionSpace, class IndexView>
+std::int64_t pointer_violations(const IndexView& ptr, std::int64_t last_value) {
+  const std::int64_t n = static_cast<std::int64_t>(ptr.extent(0));
+  if (n == 0) return 1;
+  std::int64_t bad = 0;
+  Kokkos::parallel_reduce(
+      "kobalt::csrk::check_pointer", Kokkos::RangePolicy<ExecutionSpace>(0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& count) {
+        if ((i == 0 && ptr(0) != 0) || (i + 1 < n && ptr(i + 1) < ptr(i)) ||
+            (i + 1 == n && static_cast<std::int64_t>(ptr(i)) != last_value))
+          ++count;
+      },
+      bad);
+  return bad;
+}
+
+/// Entries i with perm(i) outside [0, n) or inverse(perm(i)) != i. Zero
+/// violations with both arrays of length n means perm is a bijection and
+/// inverse its inverse.
+template <class ExecutionSpace, class IndexView>
+std::int64_t permutation_violations(const IndexView& perm, const IndexView& inverse) {
+  const std::int64_t n = static_cast<std::int64_t>(perm.extent(0));
+  std::int64_t bad = 0;
+  Kokkos::parallel_reduce(
+      "kobalt::csrk::check_permutation", Kokkos::RangePolicy<ExecutionSpace>(0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& count) {
+        const std::int64_t p = perm(i);
+        if (p < 0 || p >= n || static_cast<std::int64_t>(inverse(p)) != i) ++count;
+      },
+      bad);
+  return bad;
+}
+}  // namespace detail
+
+template <class Value, class Index, class Device = default_device>
+class CsrK : public format_types<Value, Index, Device> {
+  using types = format_types<Value, Index, Device>;
+
+ public:
+  using typename types::execution_space;
+  using typename types::index_view;
+  using typename types::value_view;
+  using csr_type = Csr<Value, Index, Device>;
+
+  CsrK() = default;
+
+  /// Takes ownership of a CSR-k structure; to_csrk() builds one from a Csr.
+  /// - matrix: the stored rows, already permuted (P A P^T) if perm is given.
+  /// - k: 2 or 3.
+  /// - sr_ptr: super-row boundaries, sr_ptr(0) = 0, non-decreasing,
+  ///   last = matrix.rows(). ssr_ptr (k = 3): super-super-row boundaries in
+  ///   super-rows, ssr_ptr(0) = 0, non-decreasing, last = number of
+  ///   super-rows; empty for k = 2.
+  /// - perm, inverse_perm: both empty (natural order) or both of length
+  ///   rows() = cols(); perm(new row) = old row, inverse_perm(old) = new.
+  /// - order, super_row_size, super_super_row_size: what produced the
+  ///   structure, for reports (0 = sizes not fixed, as in Fig. 1).
+  /// Throws invalid_parameter for k not in {2, 3} and invalid_matrix when an
+  /// array breaks its invariant (checked on the device).
+  CsrK(csr_type matrix, int k, index_view sr_ptr, index_view ssr_ptr,
+       index_view perm = index_view(), index_view inverse_perm = index_view(),
+       csrk::reordering order = csrk::reordering::none, std::int64_t super_row_size = 0,
+       std::int64_t super_super_row_size = 0)
+      : matrix_(matrix), k_(k), sr_ptr_(sr_ptr), ssr_ptr_(ssr_ptr), perm_(perm),
+        inverse_perm_(inverse_perm), order_(order), super_row_size_(super_row_size),
+        super_super_row_size_(super_super_row_size) {
+    if (k != 2 && k != 3)
+      throw invalid_parameter("kobalt::CsrK: k = " + std::to_string(k) + ", must be 2 or 3");
+    if (detail::pointer_violations<execution_space>(sr_ptr_, matrix_.rows()) != 0)
+      throw invalid_matrix("kobalt::CsrK: sr_ptr must start at 0, never decrease and end at " +
+                           std::to_string(matrix_.rows()) + " (the rows)");
+    if (k == 3 &&
+        detail::pointer_violations<execution_space>(ssr_ptr_, num_super_rows()) != 0)
+      throw invalid_matrix("kobalt::CsrK: ssr_ptr must start at 0, never decrease and end at " +
+                           std::to_string(num_super_rows()) + " (the super-rows)");
+    if (k == 2 && ssr_ptr_.extent(0) != 0)
+      throw invalid_matrix("kobalt::CsrK: k = 2 has no ssr_ptr (pass an empty view)");
+    if (perm_.extent(0) != inverse_perm_.extent(0))
+      throw invalid_matrix("kobalt::CsrK: perm and inverse_perm differ in length");
+    if (perm_.extent(0) != 0) {
+      if (matrix_.rows() != matrix_.cols() ||
+          static_cast<std::int64_t>(perm_.extent(0)) != static_cast<std::int64_t>(matrix_.rows()))
+        throw invalid_matrix("kobalt::CsrK: a permutation needs a square matrix and one entry "
+                             "per row");
+      if (detail::permutation_violations<execution_space>(perm_, inverse_perm_) != 0)
+        throw invalid_matrix("kobalt::CsrK: perm is not a permutation with inverse inverse_perm");
+    }
+  }
+
+  Index rows() const { return matrix_.rows(); }
+  Index cols() const { return matrix_.cols(); }
+  std::int64_t nnz() const { return matrix_.nnz(); }
+  /// Entries held in memory (CSR-k has no padding).
+  std::int64_t stored() const { return matrix_.stored(); }
+  /// The Csr, the pointer arrays and the permutation (not spmv's work vector).
+  std::uint64_t bytes() const {
+    return matrix_.bytes() + static_cast<std::uint64_t>(sr_ptr_.extent(0) + ssr_ptr_.extent(0) +
+                                                        perm_.extent(0) +
+                                                        inverse_perm_.extent(0)) *
+                                 sizeof(Index);
+  }
+
+  int k() const { return k_; }
+  Index num_super_rows() const {
+    return sr_ptr_.extent(0) == 0 ? Index(0) : static_cast<Index>(sr_ptr_.extent(0) - 1);
+  }
+  /// Super-super-rows (k = 3); 0 for k = 2.
+  Index num_super_super_rows() const {
+    return ssr_ptr_.extent(0) == 0 ? Index(0) : static_cast<Index>(ssr_ptr_.extent(0) - 1);
+  }
+  /// Rows per super-row / super-rows per super-super-row used by to_csrk()
+  /// (the last group may be shorter); 0 when the caller gave the pointers.
+  std::int64_t super_row_size() const { return super_row_size_; }
+  std::int64_t super_super_row_size() const { return super_super_row_size_; }
+  csrk::reordering reordering() const { return order_; }
+
+  /// The stored rows as a plain Csr (002 §2.2: CSR-k stays usable as CSR).
+  /// When is_permuted(), this is P A P^T: row i is row perm(i) of A, and
+  /// column j is column perm(j) of A.
+  const csr_type& matrix() const { return matrix_; }
+  const index_view& sr_ptr() const { return sr_ptr_; }
+  /// Empty for k = 2.
+  const index_view& ssr_ptr() const { return ssr_ptr_; }
+
+  bool is_permuted() const { return perm_.extent(0) != 0; }
+  /// perm(new) = old; empty when not permuted.
+  const index_view& permutation() const { return perm_; }
+  /// inverse_perm(old) = new; empty when not permuted.
+  const index_view& inverse_permutation() const { return inverse_perm_; }
+
+  /// Launch shape spmv uses; unset (the default) = tuning::select_csrk_policy
+  /// for the backend, k and rdensity. For experiments and tests of other
+  /// shapes; throws invalid_parameter unless team_size, vector_length and
+  /// row_threads are >= 1 and team_size is a multiple of row_threads.
+  void set_policy(std::optional<CsrkPolicy> policy) {
+    if (policy && (policy->team_size < 1 || policy->vector_length < 1 ||
+                   policy->row_threads < 1 || policy->team_size % policy->row_threads != 0))
+      throw invalid_parameter("kobalt::CsrK::set_policy: " + policy->str() +
+                              " needs positive sizes and team_size a multiple of row_threads");
+    policy_ = policy;
+  }
+  const std::optional<CsrkPolicy>& policy() const { return policy_; }
+
+  /// spmv's work vector for P x: n entries of T, kept between calls and
+  /// grown when needed. Copies of a CsrK share it, so spmv on one CsrK (or
+  /// its copies) must not run concurrently from several host threads or
+  /// execution space instances when it is permuted.
+  template <class T>
+  Kokkos::View<T*, Device, Kokkos::MemoryTraits<Kokkos::Unmanaged>> work_vector(
+      std::size_t n) const {
+    const std::size_t words = (n * sizeof(T) + sizeof(double) - 1) / sizeof(double);
+    if (work_.extent(0) < words)
+      work_ = Kokkos::View<double*, Device>(compat::uninitialized("kobalt::csrk::work"), words);
+    return Kokkos::View<T*, Device, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+        reinterpret_cast<T*>(work_.data()), n);
+  }
+
+ private:
+  csr_type matrix_;
+  int k_ = 2;
+  index_view sr_ptr_, ssr_ptr_, perm_, inverse_perm_;
+  csrk::reordering order_ = csrk::reordering::none;
+  std::int64_t super_row_size_ = 0, super_super_row_size_ = 0;
+  std::optional<CsrkPolicy> policy_;
+  // Double words so any value type is aligned; mutable: a cache, not state.
+  mutable Kokkos::View<double*, Device> work_{std::string("kobalt::csrk::work"), 0};
+};
+
+}  // namespace kobalt

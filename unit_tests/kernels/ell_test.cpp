@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// ELL kernel (000 Alg. 3, early stop) against the reference on every edge
+// matrix, for several widths and strides, with the policy the tuning layer
+// picks and with forced vector lanes per row (the lane-strided early stop
+// that host policies never select).
+#include "fixtures/direct_kernel_check.hpp"
+#include "fixtures/spmv_check.hpp"
+#include "fixtures/types.hpp"
+
+namespace kobalt::test {
+namespace {
+
+template <class T>
+class EllSpmv : public ::testing::Test {};
+TYPED_TEST_SUITE(EllSpmv, ValueIndexTypes, TypeNames);
+
+/// Default, stride > rows, extra width, both.
+inline std::vector<ell_params> ell_variants(std::int64_t rows, std::int64_t longest) {
+  return {{}, {0, rows + 5, 0}, {longest + 3, 0, 0}, {longest + 2, rows + 3, 0}};
+}
+
+inline std::string describe(const ell_params& p) {
+  return "ell(stored_per_row=" + std::to_string(p.stored_per_row) +
+         ", stride=" + std::to_string(p.stride) + ")";
+}
+
+TYPED_TEST(EllSpmv, MatchesReferenceOnEdgeMatrices) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  for (const auto& m : edge_matrices<V, I>()) {
+    const auto a = make_csr(m.matrix);
+    Triplets<V, I> assembled = m.matrix;
+    assembled.assemble();
+    for (const auto& p : ell_variants(a.rows(), a.max_row_nnz())) {
+      const auto e = to_ell(a, p);
+      expect_spmv_matches_reference(e, assembled, m.name + " " + describe(p));
+    }
+  }
+}
+
+TYPED_TEST(EllSpmv, ForcedVectorLanesMatchReference) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  using device = default_device;
+  using exec = device::execution_space;
+  for (const auto& m : edge_matrices<V, I>()) {
+    const auto a = make_csr(m.matrix);
+    Triplets<V, I> assembled = m.matrix;
+    assembled.assemble();
+    const auto e = to_ell(a, {a.max_row_nnz() + 1, a.rows() + 2, 0});
+    for (int lanes : {2, 4, 32}) {
+      SpmvPolicy p;
+      p.vector_length = lanes;
+      p.rows_per_team = 7;
+      expect_direct_kernel_matches<V, device>(
+          assembled,
+          [&](const auto& x, const auto& y, V alpha, V beta) {
+            detail::ell_rows(exec(), "test::ell_lanes", p, alpha, e, x, beta, y);
+          },
+          m.name + " lanes=" + std::to_string(lanes));
+    }
+  }
+}
+
+TEST(EllSpmvMixed, FloatMatrixDoubleVectors) {
+  for (const auto& m : edge_matrices<float, std::int32_t>()) {
+    const auto e = to_ell(make_csr(m.matrix));
+    Triplets<float, std::int32_t> assembled = m.matrix;
+    assembled.assemble();
+    for (const auto& c : spmv_cases()) expect_spmv_case<double>(e, assembled, c, m.name);
+  }
+}
+
+TEST(EllPolicy, LanesFollowAlgorithmFour) {
+  // 000 Alg. 4: one lane unless width / rows > 1e-2, then 2^ceil(log2 width)
+  // capped at the warp; host backends have a warp of 1.
+  using exec = default_device::execution_space;
+  constexpr int warp = arch::warp_size<exec>;
+  EXPECT_EQ(tuning::select_ell_policy<exec>(1000, 10).vector_length, 1);  // ratio 1e-2
+  EXPECT_EQ(tuning::select_ell_policy<exec>(1000, 11).vector_length, std::min(16, warp));
+  EXPECT_EQ(tuning::select_ell_policy<exec>(10, 5).vector_length, std::min(8, warp));
+  EXPECT_EQ(tuning::select_ell_policy<exec>(10, 1000).vector_length, warp);
+  EXPECT_EQ(tuning::ceil_pow2_capped(5, 64), 8);
+  EXPECT_EQ(tuning::ceil_pow2_capped(8, 64), 8);
+  EXPECT_EQ(tuning::ceil_pow2_capped(1, 64), 1);
+  EXPECT_EQ(tuning::ceil_pow2_capped(0, 64), 1);
+  EXPECT_EQ(tuning::ceil_pow2_capped(100, 32), 32);
+}
+
+}  // namespace
+}  // namespace kobalt::test

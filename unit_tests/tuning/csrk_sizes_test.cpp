@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// CSR-k sizes (002 §4.1 log model, §4.2 fallback) and launch shapes
+// (002 §4.1 block dimensions).
+#include <kobalt/tuning/csrk_policy.hpp>
+#include <kobalt/tuning/csrk_sizes.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+namespace kobalt::tuning {
+namespace {
+
+struct Worked {
+  double rdensity;
+  std::int64_t volta_ssrs, volta_srs, ampere_ssrs, ampere_srs;
+};
+
+// NOTES.md, paper 002, "Worked values (literal reading)", as (SSRS, SRS).
+TEST(CsrkSizes, ModelGivesTheWorkedValuesOfNotes) {
+  const Worked table[] = {{2, 8, 9, 8, 18},
+                          {5, 7, 8, 7, 15},
+                          {12, 9, 12, 6, 48},
+                          {20, 20, 10, 13, 39},
+                          {40, 20, 10, 8, 16}};
+  for (const Worked& w : table) {
+    const CsrkSizes v = csrk_model_sizes(csrk_volta_model, w.rdensity);
+    const CsrkSizes a = csrk_model_sizes(csrk_ampere_model, w.rdensity);
+    EXPECT_EQ(v.super_super_row_size, w.volta_ssrs) << "volta r=" << w.rdensity;
+    EXPECT_EQ(v.super_row_size, w.volta_srs) << "volta r=" << w.rdensity;
+    EXPECT_EQ(a.super_super_row_size, w.ampere_ssrs) << "ampere r=" << w.rdensity;
+    EXPECT_EQ(a.super_row_size, w.ampere_srs) << "ampere r=" << w.rdensity;
+  }
+}
+
+// Hand-computed from the formulas (literal reading), one more point per
+// case boundary: r = 8 is case 1, r = 16 case 2, r = 32 case 3.
+//   Volta  r = 8:  8.900 - 1.25 ln 8 = 6.30 -> 6;   10.146 - 1.5 ln 8 = 7.03 -> 7
+//   Volta  r = 16: 5.43 -> 5 -> round(7.5) = 8;     5.99 -> 6 -> 12
+//   Volta  r = 32: 4.57 -> 5 -> 20, SRS = 10
+//   Ampere r = 16: 5.51 -> 6;                       10.80 -> 11 -> 44
+//   Ampere r = 32: 4.60 -> 5 -> round(12.5) = 13 (half up), SRS = 39
+TEST(CsrkSizes, CaseBoundariesAndHalfUpRounding) {
+  EXPECT_EQ(csrk_rdensity_case(8.0), 1);
+  EXPECT_EQ(csrk_rdensity_case(8.0001), 2);
+  EXPECT_EQ(csrk_rdensity_case(16.0), 2);
+  EXPECT_EQ(csrk_rdensity_case(32.0), 3);
+  EXPECT_EQ(csrk_rdensity_case(32.5), 4);
+  auto sizes = [](const CsrkSizeModel& m, double r) {
+    const CsrkSizes s = csrk_model_sizes(m, r);
+    return std::make_pair(s.super_super_row_size, s.super_row_size);
+  };
+  EXPECT_EQ(sizes(csrk_volta_model, 8), std::make_pair(std::int64_t(6), std::int64_t(7)));
+  EXPECT_EQ(sizes(csrk_volta_model, 16), std::make_pair(std::int64_t(8), std::int64_t(12)));
+  EXPECT_EQ(sizes(csrk_volta_model, 32), std::make_pair(std::int64_t(20), std::int64_t(10)));
+  EXPECT_EQ(sizes(csrk_ampere_model, 16), std::make_pair(std::int64_t(6), std::int64_t(44)));
+  EXPECT_EQ(sizes(csrk_ampere_model, 32), std::make_pair(std::int64_t(13), std::int64_t(39)));
+  EXPECT_EQ(round_half_up(12.5), 13);
+  EXPECT_EQ(round_half_up(-0.5), 0);
+  EXPECT_EQ(round_half_up(2.4999), 2);
+}
+
+TEST(CsrkSizes, OutsideTheTrainingDataSizesStayPositive) {
+  // r < 1 (and r = 0, an empty matrix) is evaluated at r = 1.
+  const CsrkSizes at_one = csrk_model_sizes(csrk_ampere_model, 1.0);
+  EXPECT_EQ(at_one.super_super_row_size, 9);  // round(9.175)
+  EXPECT_EQ(at_one.super_row_size, 21);       // round(20.5) half up
+  for (double r : {0.0, 0.25, std::numeric_limits<double>::quiet_NaN()}) {
+    const CsrkSizes s = csrk_model_sizes(csrk_ampere_model, r);
+    EXPECT_EQ(s.super_super_row_size, at_one.super_super_row_size) << r;
+    EXPECT_EQ(s.super_row_size, at_one.super_row_size) << r;
+  }
+  for (double r : {1e3, 1e6, 1e12}) {
+    for (const CsrkSizeModel* m : {&csrk_volta_model, &csrk_ampere_model}) {
+      const CsrkSizes s = csrk_model_sizes(*m, r);
+      EXPECT_GE(s.super_super_row_size, 1) << m->name << " r=" << r;
+      EXPECT_GE(s.super_row_size, 1) << m->name << " r=" << r;
+    }
+  }
+}
+
+TEST(CsrkSizes, DefaultsOfTheHostBackend) {
+  using host = Kokkos::DefaultHostExecutionSpace;
+  static_assert(arch::warp_size<host> == 1, "host backends have one lane");
+  for (double r : {0.0, 3.0, 50.0}) {
+    const CsrkSizes k2 = csrk_default_sizes<host>(2, r);
+    EXPECT_EQ(k2.super_row_size, 96);  // 002 §4.2
+    const CsrkSizes k3 = csrk_default_sizes<host>(3, r);
+    EXPECT_EQ(k3.super_row_size, 96);
+    EXPECT_EQ(k3.super_super_row_size, host_csrk_super_super_row_size);
+  }
+}
+
+// A stand-in GPU execution space for the selection logic: arch::traits is
+// the facade kernels ask, so specialising it is how a backend declares its
+// warp (arch/cuda.hpp does the same for Kokkos::Cuda).
+struct FakeGpu {};
+}  // namespace
+}  // namespace kobalt::tuning
+
+namespace kobalt::arch {
+template <>
+struct traits<kobalt::tuning::FakeGpu> {
+  static constexpr int warp_size = 32;
+};
+}  // namespace kobalt::arch
+
+namespace kobalt::tuning {
+namespace {
+
+TEST(CsrkSizes, DefaultsOfGpuBackendsUseTheAmpereModel) {
+  for (double r : {2.0, 5.0, 12.0, 20.0, 40.0}) {
+    const CsrkSizes model = csrk_model_sizes(csrk_ampere_model, r);
+    const CsrkSizes k3 = csrk_default_sizes<FakeGpu>(3, r);
+    EXPECT_EQ(k3.super_super_row_size, model.super_super_row_size) << r;
+    EXPECT_EQ(k3.super_row_size, model.super_row_size) << r;
+    const CsrkSizes k2 = csrk_default_sizes<FakeGpu>(2, r);
+    EXPECT_EQ(k2.super_row_size, model.super_row_size * model.super_super_row_size) << r;
+  }
+}
+
+TEST(CsrkPolicy, BlockShapesFollowTheRdensityCases) {
+  // 002 §4.1: 8x12, 4x8x12, 8x8x8, 16x8x4 (lanes x rows x super-rows).
+  const struct {
+    double r;
+    int lanes, team, row_threads_k3;
+  } expected[] = {{3.0, 1, 96, 8}, {12.0, 4, 96, 8}, {20.0, 8, 64, 8}, {40.0, 16, 32, 8}};
+  for (const auto& e : expected) {
+    const CsrkPolicy k3 = select_csrk_policy<FakeGpu>(3, e.r);
+    EXPECT_EQ(k3.vector_length, e.lanes) << e.r;
+    EXPECT_EQ(k3.team_size, e.team) << e.r;
+    EXPECT_EQ(k3.row_threads, e.row_threads_k3) << e.r;
+    EXPECT_EQ(k3.super_row_threads() * k3.row_threads, k3.team_size) << e.r;
+    const CsrkPolicy k2 = select_csrk_policy<FakeGpu>(2, e.r);
+    EXPECT_EQ(k2.vector_length, e.lanes) << e.r;
+    EXPECT_EQ(k2.row_threads, k2.team_size) << e.r;
+    EXPECT_EQ(k2.super_row_threads(), 1) << e.r;
+  }
+  const CsrkPolicy host = select_csrk_policy<Kokkos::DefaultHostExecutionSpace>(3, 40.0);
+  EXPECT_EQ(host.team_size, 1);
+  EXPECT_EQ(host.vector_length, 1);
+  EXPECT_EQ(host.row_threads, 1);
+  EXPECT_EQ(host.str(), "{team_size=1, vector_length=1, row_threads=1}");
+}
+
+}  // namespace
+}  // namespace kobalt::tuning
