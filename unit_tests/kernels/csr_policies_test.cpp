@@ -9,6 +9,13 @@
 namespace kobalt::test {
 namespace {
 
+/// An empty team functor, only to ask the backend for its largest team.
+template <class ExecutionSpace>
+struct EmptyTeamFunctor {
+  KOKKOS_INLINE_FUNCTION void operator()(
+      const typename Kokkos::TeamPolicy<ExecutionSpace>::member_type&) const {}
+};
+
 template <class T>
 class CsrPolicies : public ::testing::Test {};
 TYPED_TEST_SUITE(CsrPolicies, ValueIndexTypes, TypeNames);
@@ -19,8 +26,7 @@ TYPED_TEST(CsrPolicies, AnyLaunchShapeMatchesReference) {
   using exec = Kokkos::DefaultExecutionSpace;
   Kokkos::TeamPolicy<exec> probe(1, 1);
   const int max_vector = static_cast<int>(probe.vector_length_max());
-  const int max_team = probe.team_size_max(
-      [](const typename Kokkos::TeamPolicy<exec>::member_type&) {}, Kokkos::ParallelForTag());
+  const int max_team = probe.team_size_max(EmptyTeamFunctor<exec>(), Kokkos::ParallelForTag());
   for (const auto& m : edge_matrices<V, I>()) {
     Triplets<V, I> t = m.matrix;
     t.assemble();
