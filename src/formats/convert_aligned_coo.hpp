@@ -9,6 +9,7 @@
 #include "convert_coo.hpp"
 #include "csr.hpp"
 #include "storage_limit.hpp"
+#include "csr_arrays.hpp"
 #include "../compat.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -139,17 +140,12 @@ Csr<Value, Index, Device> to_csr(const AlignedCoo<Value, Index, Device>& a,
   using index_view = typename result_t::index_view;
   const Index rows = a.rows();
   const std::int64_t nnz = a.nnz();
-  check_storage<typename Device::memory_space>(
-      "kobalt::to_csr",
-      static_cast<std::uint64_t>(nnz) * (sizeof(Index) + sizeof(Value)) +
-          (static_cast<std::uint64_t>(rows) + 1) * sizeof(Index),
-      options.max_bytes);
+  const auto out = detail::CsrArrays<Value, Index, Device>::allocate(rows, nnz, options.max_bytes);
   compat::ScopedRegion region("kobalt::convert<csr>");
+  const auto &row_ptr = out.row_ptr, &col = out.col;
+  const auto& val = out.val;
   index_view flat_ptr("kobalt::csr::flat_ptr", static_cast<std::size_t>(rows) + 1);
   index_view seg_count("kobalt::csr::seg_count", rows);
-  index_view row_ptr("kobalt::csr::row_ptr", static_cast<std::size_t>(rows) + 1);
-  index_view col(compat::uninitialized("kobalt::csr::col"), nnz);
-  typename result_t::value_view val(compat::uninitialized("kobalt::csr::val"), nnz);
   const auto flat_row = a.flat().row_indices();
   const auto flat_col = a.flat().col_indices();
   const auto flat_val = a.flat().values();
@@ -222,7 +218,7 @@ Csr<Value, Index, Device> to_csr(const AlignedCoo<Value, Index, Device>& a,
         }
       });
   space.fence();
-  return result_t(rows, a.cols(), row_ptr, col, val);
+  return out.finish(rows, a.cols());
 }
 
 }  // namespace kobalt

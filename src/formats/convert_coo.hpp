@@ -4,6 +4,7 @@
 
 #include "coo.hpp"
 #include "csr.hpp"
+#include "csr_arrays.hpp"
 #include "storage_limit.hpp"
 #include "../compat.hpp"
 
@@ -48,31 +49,19 @@ template <class Value, class Index, class Device>
 Csr<Value, Index, Device> to_csr(const Coo<Value, Index, Device>& a,
                                  const convert_options& options = {}) {
   using exec = typename Device::execution_space;
-  using result_t = Csr<Value, Index, Device>;
   const std::int64_t nnz = a.nnz();
-  check_storage<typename Device::memory_space>(
-      "kobalt::to_csr",
-      static_cast<std::uint64_t>(nnz) * (sizeof(Index) + sizeof(Value)) +
-          (static_cast<std::uint64_t>(a.rows()) + 1) * sizeof(Index),
-      options.max_bytes);
+  const auto out = detail::CsrArrays<Value, Index, Device>::allocate(a.rows(), nnz, options.max_bytes);
   compat::ScopedRegion region("kobalt::convert<csr>");
-  typename result_t::index_view row_ptr("kobalt::csr::row_ptr", a.rows() + 1);
-  typename result_t::index_view col(compat::uninitialized("kobalt::csr::col"), nnz);
-  typename result_t::value_view val(compat::uninitialized("kobalt::csr::val"), nnz);
   const auto row = a.row_indices();
+  const auto row_ptr = out.row_ptr;
   Kokkos::parallel_for(
       "kobalt::convert<csr>::count", Kokkos::RangePolicy<exec>(0, nnz),
       KOKKOS_LAMBDA(const std::int64_t k) { Kokkos::atomic_add(&row_ptr(row(k) + 1), Index(1)); });
-  Kokkos::parallel_scan(
-      "kobalt::convert<csr>::scan", Kokkos::RangePolicy<exec>(0, a.rows() + 1),
-      KOKKOS_LAMBDA(const Index i, Index& partial, const bool final) {
-        partial += row_ptr(i);
-        if (final) row_ptr(i) = partial;
-      });
-  Kokkos::deep_copy(exec(), col, a.col_indices());
-  Kokkos::deep_copy(exec(), val, a.values());
+  detail::scan_row_ptr<exec>(row_ptr, a.rows(), "kobalt::convert<csr>::scan");
+  Kokkos::deep_copy(exec(), out.col, a.col_indices());
+  Kokkos::deep_copy(exec(), out.val, a.values());
   exec().fence();
-  return result_t(a.rows(), a.cols(), row_ptr, col, val);
+  return out.finish(a.rows(), a.cols());
 }
 
 /// Csr -> Csr is a copy, so generic code can convert any format to Csr.

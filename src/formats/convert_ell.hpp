@@ -4,6 +4,7 @@
 
 #include "convert_coo.hpp"
 #include "csr.hpp"
+#include "csr_arrays.hpp"
 #include "ell.hpp"
 #include "storage_limit.hpp"
 #include "storage_size.hpp"
@@ -97,17 +98,6 @@ void copy_ell_rows(const IndexView& col, const ValueView& val, std::int64_t rows
       });
 }
 
-/// Inclusive scan of counts stored at row_ptr(1..rows) into offsets.
-template <class ExecutionSpace, class IndexView>
-void scan_row_ptr(const IndexView& row_ptr, std::int64_t rows, const char* label) {
-  using Index = typename IndexView::non_const_value_type;
-  Kokkos::parallel_scan(
-      label, Kokkos::RangePolicy<ExecutionSpace>(0, rows + 1),
-      KOKKOS_LAMBDA(const std::int64_t i, Index& partial, const bool final) {
-        partial += row_ptr(i);
-        if (final) row_ptr(i) = partial;
-      });
-}
 }  // namespace detail
 
 /// Csr -> Ell with params.stored_per_row slots per row (0 = the longest row)
@@ -160,25 +150,18 @@ template <class Value, class Index, class Device>
 Csr<Value, Index, Device> to_csr(const Ell<Value, Index, Device>& a,
                                  const convert_options& options = {}) {
   using exec = typename Device::execution_space;
-  using result_t = Csr<Value, Index, Device>;
   const std::int64_t rows = a.rows(), nnz = a.nnz();
-  checked_index<Index>(static_cast<std::uint64_t>(nnz), "kobalt::to_csr: nnz");
-  check_storage<typename Device::memory_space>(
-      "kobalt::to_csr",
-      static_cast<std::uint64_t>(nnz) * (sizeof(Index) + sizeof(Value)) +
-          (static_cast<std::uint64_t>(rows) + 1) * sizeof(Index),
-      options.max_bytes);
+  const auto out = detail::CsrArrays<Value, Index, Device>::allocate(rows, nnz, options.max_bytes);
   compat::ScopedRegion region("kobalt::convert<csr>");
-  typename result_t::index_view row_ptr("kobalt::csr::row_ptr", rows + 1);
-  typename result_t::index_view col(compat::uninitialized("kobalt::csr::col"), nnz);
-  typename result_t::value_view val(compat::uninitialized("kobalt::csr::val"), nnz);
+  const auto &row_ptr = out.row_ptr, &col = out.col;
+  const auto& val = out.val;
   detail::count_ell_rows<exec>(a.col_indices(), rows, a.stored_per_row(), a.stride(), row_ptr,
                                "kobalt::convert<csr>::ell_count");
   detail::scan_row_ptr<exec>(row_ptr, rows, "kobalt::convert<csr>::ell_scan");
   detail::copy_ell_rows<exec>(a.col_indices(), a.values(), rows, a.stored_per_row(), a.stride(),
                               row_ptr, col, val, "kobalt::convert<csr>::ell_copy");
   exec().fence();
-  return result_t(a.rows(), a.cols(), row_ptr, col, val);
+  return out.finish(a.rows(), a.cols());
 }
 
 }  // namespace kobalt

@@ -9,6 +9,7 @@
 #include "hybrid.hpp"
 #include "storage_limit.hpp"
 #include "storage_size.hpp"
+#include "csr_arrays.hpp"
 #include "../compat.hpp"
 #include "../tuning/stats.hpp"
 
@@ -135,19 +136,13 @@ Csr<Value, Index, Device> to_csr(const Hybrid<Value, Index, Device>& a,
   using exec = typename Device::execution_space;
   using result_t = Csr<Value, Index, Device>;
   const std::int64_t rows = a.rows(), nnz = a.nnz();
-  checked_index<Index>(static_cast<std::uint64_t>(nnz), "kobalt::to_csr: nnz");
-  check_storage<typename Device::memory_space>(
-      "kobalt::to_csr",
-      static_cast<std::uint64_t>(nnz) * (sizeof(Index) + sizeof(Value)) +
-          (static_cast<std::uint64_t>(rows) + 1) * sizeof(Index),
-      options.max_bytes);
+  const auto out = detail::CsrArrays<Value, Index, Device>::allocate(rows, nnz, options.max_bytes);
   compat::ScopedRegion region("kobalt::convert<csr>");
+  const auto &row_ptr = out.row_ptr, &col = out.col;
+  const auto& val = out.val;
   const auto& ell = a.ell();
   const auto& coo = a.coo();
-  typename result_t::index_view row_ptr("kobalt::csr::row_ptr", rows + 1);
   typename result_t::index_view coo_ptr("kobalt::hybrid::coo_ptr", rows + 1);
-  typename result_t::index_view col(compat::uninitialized("kobalt::csr::col"), nnz);
-  typename result_t::value_view val(compat::uninitialized("kobalt::csr::val"), nnz);
   detail::count_ell_rows<exec>(ell.col_indices(), rows, ell.stored_per_row(), ell.stride(),
                                row_ptr, "kobalt::convert<csr>::hybrid_ell_count");
   const auto coo_row = coo.row_indices();
@@ -176,7 +171,7 @@ Csr<Value, Index, Device> to_csr(const Hybrid<Value, Index, Device>& a,
         val(dst) = coo_val(k);
       });
   exec().fence();
-  return result_t(a.rows(), a.cols(), row_ptr, col, val);
+  return out.finish(a.rows(), a.cols());
 }
 
 }  // namespace kobalt

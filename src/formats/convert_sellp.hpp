@@ -8,6 +8,7 @@
 #include "sellp.hpp"
 #include "storage_limit.hpp"
 #include "storage_size.hpp"
+#include "csr_arrays.hpp"
 #include "../compat.hpp"
 
 #include <cstdint>
@@ -160,18 +161,11 @@ template <class Value, class Index, class Device>
 Csr<Value, Index, Device> to_csr(const Sellp<Value, Index, Device>& a,
                                  const convert_options& options = {}) {
   using exec = typename Device::execution_space;
-  using result_t = Csr<Value, Index, Device>;
   const std::int64_t rows = a.rows(), nnz = a.nnz(), b = a.slice_size();
-  checked_index<Index>(static_cast<std::uint64_t>(nnz), "kobalt::to_csr: nnz");
-  check_storage<typename Device::memory_space>(
-      "kobalt::to_csr",
-      static_cast<std::uint64_t>(nnz) * (sizeof(Index) + sizeof(Value)) +
-          (static_cast<std::uint64_t>(rows) + 1) * sizeof(Index),
-      options.max_bytes);
+  const auto out = detail::CsrArrays<Value, Index, Device>::allocate(rows, nnz, options.max_bytes);
   compat::ScopedRegion region("kobalt::convert<csr>");
-  typename result_t::index_view row_ptr("kobalt::csr::row_ptr", rows + 1);
-  typename result_t::index_view col(compat::uninitialized("kobalt::csr::col"), nnz);
-  typename result_t::value_view val(compat::uninitialized("kobalt::csr::val"), nnz);
+  const auto &row_ptr = out.row_ptr, &col = out.col;
+  const auto& val = out.val;
   const auto sets = a.slice_sets();
   const auto lengths = a.slice_lengths();
   const auto sellp_col = a.col_indices();
@@ -198,7 +192,7 @@ Csr<Value, Index, Device> to_csr(const Sellp<Value, Index, Device>& a,
         }
       });
   exec().fence();
-  return result_t(a.rows(), a.cols(), row_ptr, col, val);
+  return out.finish(a.rows(), a.cols());
 }
 
 }  // namespace kobalt

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// What every X -> Csr conversion shares: the three arrays, checked against
+// the index type and the storage limit before anything is allocated, and the
+// scan that turns per-row counts into the row pointer.
+#pragma once
+
+#include "csr.hpp"
+#include "storage_limit.hpp"
+#include "../compat.hpp"
+
+#include <cstdint>
+
+namespace kobalt::detail {
+
+/// row_ptr(0) = 0 and row_ptr(i + 1) += row_ptr(i): a conversion counts row
+/// i's entries into row_ptr(i + 1), then calls this.
+template <class ExecutionSpace, class IndexView>
+void scan_row_ptr(const IndexView& row_ptr, std::int64_t rows, const char* label) {
+  using Index = typename IndexView::non_const_value_type;
+  Kokkos::parallel_scan(
+      label, Kokkos::RangePolicy<ExecutionSpace>(0, rows + 1),
+      KOKKOS_LAMBDA(const std::int64_t i, Index& partial, const bool final) {
+        partial += row_ptr(i);
+        if (final) row_ptr(i) = partial;
+      });
+}
+
+/// The arrays of a Csr under construction: nnz must fit Index and the bytes
+/// must fit `max_bytes` (0 = the device's memory), else index_overflow or
+/// format_too_large is thrown before allocating. row_ptr starts zeroed.
+template <class Value, class Index, class Device>
+struct CsrArrays {
+  using csr_type = Csr<Value, Index, Device>;
+  typename csr_type::index_view row_ptr, col;
+  typename csr_type::value_view val;
+
+  static CsrArrays allocate(std::int64_t rows, std::int64_t nnz, std::uint64_t max_bytes) {
+    checked_index<Index>(static_cast<std::uint64_t>(nnz), "kobalt::to_csr: nnz");
+    check_storage<typename Device::memory_space>(
+        "kobalt::to_csr",
+        static_cast<std::uint64_t>(nnz) * (sizeof(Index) + sizeof(Value)) +
+            (static_cast<std::uint64_t>(rows) + 1) * sizeof(Index),
+        max_bytes);
+    return CsrArrays(rows, nnz);
+  }
+
+  csr_type finish(Index rows, Index cols) const { return csr_type(rows, cols, row_ptr, col, val); }
+
+ private:
+  CsrArrays(std::int64_t rows, std::int64_t nnz)
+      : row_ptr("kobalt::csr::row_ptr", rows + 1),
+        col(compat::uninitialized("kobalt::csr::col"), nnz),
+        val(compat::uninitialized("kobalt::csr::val"), nnz) {}
+};
+
+}  // namespace kobalt::detail
