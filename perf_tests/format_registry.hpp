@@ -79,6 +79,9 @@ Operator<View> wrap(Matrix a, std::string strategy) {
   return op;
 }
 
+/// Peers are other libraries' SpMV run on the same data.
+inline bool is_peer(const std::string& name) { return name == "kk" || name == "cusparse"; }
+
 /// Every format name this build knows, for --help and the default run.
 inline std::vector<std::string> default_format_specs() {
   std::vector<std::string> specs = {"csr:basic", "csr:classical", "coo",    "ell",
@@ -87,8 +90,12 @@ inline std::vector<std::string> default_format_specs() {
 #if defined(KOBALT_BENCH_KOKKOSKERNELS)
   specs.push_back("kk");
 #endif
+#if defined(KOBALT_BENCH_KK_MERGE)
+  specs.push_back("kk:merge");
+#endif
 #if defined(KOBALT_BENCH_CUSPARSE)
-  specs.push_back("cusparse");
+  for (const char* s : {"cusparse", "cusparse:csr_alg2", "cusparse:coo", "cusparse:sell"})
+    specs.push_back(s);
 #endif
   return specs;
 }

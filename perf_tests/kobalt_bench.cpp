@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// kobalt-bench: runs y = A*x with every requested format on every input,
-// checks each result against the sequential reference, and prints a table.
+// kobalt-bench: runs y = A*x with every requested format and peer on every
+// input, checks each result against the sequential reference, and reports a
+// table (stdout), progress (stderr) and JSON (--json).
 #include "format_registry.hpp"
-#include "generators/laplacian.hpp"
+#include "inputs.hpp"
+#include "options.hpp"
+#include "report.hpp"
 #include "timing.hpp"
+#include "triad.hpp"
 #if defined(KOBALT_BENCH_KOKKOSKERNELS)
 #include "peers/kokkos_kernels.hpp"
 #endif
@@ -15,231 +19,222 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <limits>
 #include <string>
 #include <vector>
 
+namespace kobalt::bench {
 namespace {
 
-const char* usage = R"(usage: kobalt-bench [options] INPUT...
+const char* traffic_model =
+    "bytes = format storage (values, indices, pointers, padding, permutation) + x read once "
+    "(cols*K*sizeof(value)) + y written once (rows*K*sizeof(value)); beta = 0";
 
-Runs y = A*x for every format on every input, checks y against a sequential
-reference (double accumulation), and prints one table row per format.
-
-INPUT
-  FILE.mtx | FILE.mtx.gz   a Matrix Market file (coordinate or array; real,
-                           integer or pattern; symmetric storage is expanded)
-  DIRECTORY                every .mtx and .mtx.gz file in it, by name
-  lap2d:N                  2-D 5-point Laplacian on an N x N grid
-  lap3d:N                  3-D 7-point Laplacian on an N^3 grid
-
-OPTIONS
-  --format SPEC   a format to run; repeat for several (default: all built).
-                  csr | csr:basic | csr:classical | coo
-                  ell[:width=W,stride=S]      (0 = longest row / rows)
-                  sellp[:b=B,t=T]             (default b=64, t=1)
-                  hybrid[:automatic | :minimal_storage | :column_limit=N |
-                         :imbalance_limit=X | :imbalance_bounded_limit=X,r=R]
-                  csrk[:k=2|3,srs=N,ssrs=N,rcm=0|1]  (0 = the 002 size model)
-                  aligned_coo[:automatic|hybrid|all_seg|all_flat,seg_size=N,flat_unit=U]
-                  kk (Kokkos Kernels' KokkosSparse::spmv; needs
-                  -DKOBALT_ENABLE_KOKKOSKERNELS=ON)
-                  cusparse | cusparse:csr_alg2 (cusparseSpMV CSR; CUDA builds
-                  with -DKOBALT_ENABLE_CUSPARSE=ON)
-  --value T       float | double (default double)
-  --index T       int32 | int64 (default int32)
-  --warmup N      untimed runs before timing (default 3)
-  --reps N        at most N timed runs (default 200); at least 5, and runs
-                  stop once about --budget seconds were spent (default 1.0)
-  --budget S      time budget per format and matrix in seconds
-  --help          this text
-
-Timing: the device is fenced before and after every timed call (warm L2: no
-flush between runs); the median and minimum are reported. GFLOP/s = 2*nnz/t
-(padding not counted). GB/s counts the format's stored bytes (padding
-included), x read once and y written once (beta = 0). A result outside the
-tolerance (n_i + 4) * eps * sum_j |a_ij x_j| in any row is reported as WRONG
-and its time is not shown.
-)";
-
-struct Options {
-  std::vector<std::string> inputs, formats;
-  std::string value = "double", index = "int32";
-  kobalt::bench::TimingOptions timing;
-};
-
-[[noreturn]] void fail(const std::string& message) {
-  std::cerr << "kobalt-bench: " << message << "\n(run kobalt-bench --help)\n";
-  std::exit(2);
+/// y from one apply, compared row by row (and column by column) with the
+/// reference; returns the largest |y - ref| / bound, and whether every entry
+/// is within (n_i + 4) * eps * bound_i.
+template <class View, class Value, class Index>
+std::pair<double, bool> check(const View& y, const std::vector<ReferenceResult>& ref,
+                              const std::vector<std::int64_t>& row_len) {
+  auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  const double eps = std::numeric_limits<Value>::epsilon();
+  double worst = 0;
+  bool ok = true;
+  for (std::size_t j = 0; j < ref.size(); ++j) {
+    for (std::size_t i = 0; i < row_len.size(); ++i) {
+      double got;
+      if constexpr (View::rank == 1) got = yh(i);
+      else got = yh(i, j);
+      const double err = std::abs(got - ref[j].y[i]);
+      const double bound = ref[j].bound[i];
+      worst = std::max(worst, std::isnan(err) ? INFINITY : err / (bound > 0 ? bound : 1.0));
+      ok = ok && err <= (row_len[i] + 4) * eps * bound + std::numeric_limits<Value>::min();
+    }
+  }
+  return {worst, ok};
 }
 
-Options parse(int argc, char** argv) {
-  Options o;
-  auto next = [&](int& i) -> std::string {
-    if (i + 1 >= argc) fail(std::string("missing value after ") + argv[i]);
-    return argv[++i];
-  };
-  auto integer = [&](const std::string& s, const std::string& what) {
+template <class Value, class Index, class View>
+MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, double triad_gbs,
+                        DeviceClock& clock, const CacheFlusher& flusher) {
+  auto csr = in.csr;
+  MatrixReport m;
+  m.name = in.name;
+  m.source = in.source;
+  if (o.reorder == "rcm") {
+    if (csr.rows() != csr.cols()) throw invalid_parameter("--reorder rcm needs a square matrix");
+    csrk::parameters p;
+    p.k = 2;
+    p.order = csrk::reordering::rcm;
+    csr = to_csr(to_csrk(csr, p).matrix());
+    m.ordering = "rcm";
+  }
+  const auto stats = tuning::analyze(csr);
+  m.rows = csr.rows();
+  m.cols = csr.cols();
+  m.nnz = csr.nnz();
+  m.min_row_nnz = stats.min_row_nnz;
+  m.max_row_nnz = stats.max_row_nnz;
+  m.mean_row_nnz = stats.mean_row_nnz;
+  m.variance_row_nnz = stats.variance_row_nnz;
+  m.empty_rows = stats.empty_rows;
+  m.row_class = stats.regular() ? "regular" : "irregular";
+
+  // Inputs and the reference, once per matrix.
+  const int k = o.rhs;
+  const auto host = to_triplets(csr);
+  std::vector<std::int64_t> row_len(host.rows, 0);
+  for (auto r : host.row) ++row_len[r];
+  View x, y;
+  if constexpr (View::rank == 1) {
+    x = View("x", csr.cols());
+    y = View("y", csr.rows());
+  } else {
+    x = View("x", csr.cols(), k);
+    y = View("y", csr.rows(), k);
+  }
+  auto xh = Kokkos::create_mirror_view(x);
+  std::vector<ReferenceResult> ref;
+  for (int j = 0; j < k; ++j) {
+    std::vector<Value> xj(csr.cols());
+    for (Index c = 0; c < csr.cols(); ++c) {
+      xj[c] = Value(1) + Value((c + 3 * j) % 7) / Value(8);
+      if constexpr (View::rank == 1) xh(c) = xj[c];
+      else xh(c, j) = xj[c];
+    }
+    ref.push_back(reference_spmv(host, 1.0, xj, 0.0, std::vector<Value>(csr.rows(), Value(0))));
+  }
+  Kokkos::deep_copy(x, xh);
+
+  // One CSR SpMV is the unit of setup cost (000 §5.3).
+  double csr_seconds = 0;
+  {
+    auto unit = prepare<View>(FormatSpec::parse("csr:classical"), csr);
+    TimingOptions quick = o.timing;
+    quick.budget_seconds = std::min(quick.budget_seconds, 0.2);
+    csr_seconds = time_runs([&] { unit.apply(x, y); }, quick, clock, flusher).median;
+  }
+
+  const double flops = 2.0 * static_cast<double>(m.nnz) * k;
+  const std::vector<std::string> specs = o.formats.empty() ? default_format_specs() : o.formats;
+  for (const auto& text : specs) {
+    ResultRow r;
+    r.format = text;
+    const FormatSpec spec = FormatSpec::parse(text);
+    r.kind = is_peer(spec.name) ? "peer" : "kobalt";
+    Operator<View> op;
     try {
-      std::size_t used = 0;
-      const int v = std::stoi(s, &used);
-      if (used != s.size() || v < 0) throw std::invalid_argument(s);
-      return v;
-    } catch (const std::exception&) {
-      fail(what + " needs a non-negative integer, got '" + s + "'");
+      Kokkos::fence();
+      Kokkos::Timer setup;
+      op = prepare<View>(spec, csr);
+      Kokkos::fence();
+      r.setup_ms = setup.seconds() * 1e3;
+    } catch (const std::exception& e) {
+      r.error = e.what();
+      m.results.push_back(r);
+      continue;
     }
-  };
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      std::cout << usage;
-      std::exit(0);
-    } else if (a == "--format") {
-      o.formats.push_back(next(i));
-    } else if (a == "--value") {
-      o.value = next(i);
-      if (o.value != "float" && o.value != "double") fail("--value must be float or double");
-    } else if (a == "--index") {
-      o.index = next(i);
-      if (o.index != "int32" && o.index != "int64") fail("--index must be int32 or int64");
-    } else if (a == "--warmup") {
-      o.timing.warmup = integer(next(i), "--warmup");
-    } else if (a == "--reps") {
-      o.timing.max_reps = std::max(1, integer(next(i), "--reps"));
-      o.timing.min_reps = std::min(o.timing.min_reps, o.timing.max_reps);
-    } else if (a == "--budget") {
-      o.timing.budget_seconds = std::stod(next(i));
-    } else if (!a.empty() && a[0] == '-') {
-      fail("unknown option " + a);
-    } else {
-      o.inputs.push_back(a);
+    r.strategy = op.strategy;
+    r.storage_bytes = op.bytes;
+    r.stored_entries = op.stored;
+    if (csr_seconds > 0) r.setup_csr_spmvs = r.setup_ms * 1e-3 / csr_seconds;
+    Kokkos::deep_copy(y, std::numeric_limits<Value>::quiet_NaN());
+    op.apply(x, y);
+    Kokkos::fence();
+    const auto [worst, ok] = check<View, Value, Index>(y, ref, row_len);
+    r.max_relative_error = worst;
+    if (!ok) {
+      r.error = "wrong result: max relative error " + std::to_string(worst);
+      m.results.push_back(r);
+      continue;
     }
+    const Timing t = time_runs([&] { op.apply(x, y); }, o.timing, clock, flusher);
+    r.time_ms_median = t.median * 1e3;
+    r.time_ms_min = t.min * 1e3;
+    r.reps = t.reps;
+    r.gflops = flops / t.median * 1e-9;
+    const double bytes = static_cast<double>(op.bytes) +
+                         sizeof(Value) * k * (static_cast<double>(m.cols) + m.rows);
+    r.gb_per_s = bytes / t.median * 1e-9;
+    if (triad_gbs > 0) r.bandwidth_fraction = *r.gb_per_s / triad_gbs;
+    m.results.push_back(r);
   }
-  if (o.inputs.empty()) fail("no input matrix given");
-  if (o.formats.empty()) o.formats = kobalt::bench::default_format_specs();
-  return o;
-}
-
-/// Files and generator specs, directories expanded in name order.
-std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> out;
-  for (const auto& in : inputs) {
-    if (fs::is_directory(in)) {
-      std::vector<std::string> files;
-      for (const auto& e : fs::directory_iterator(in)) {
-        const std::string p = e.path().string();
-        if (p.size() > 4 && (p.substr(p.size() - 4) == ".mtx" ||
-                             (p.size() > 7 && p.substr(p.size() - 7) == ".mtx.gz")))
-          files.push_back(p);
-      }
-      std::sort(files.begin(), files.end());
-      out.insert(out.end(), files.begin(), files.end());
-    } else {
-      out.push_back(in);
-    }
-  }
-  return out;
-}
-
-template <class Value, class Index>
-kobalt::Triplets<Value, Index> load(const std::string& input, std::string& name) {
-  for (const auto& [prefix, dims] : {std::pair<std::string, int>{"lap2d:", 2}, {"lap3d:", 3}}) {
-    if (input.rfind(prefix, 0) == 0) {
-      name = input;
-      try {
-        return kobalt::bench::laplacian<Value, Index>(dims, std::stoll(input.substr(prefix.size())));
-      } catch (const std::invalid_argument&) {
-        fail("generator '" + input + "' needs a grid size, e.g. " + prefix + "100");
-      }
-    }
-  }
-  name = std::filesystem::path(input).filename().string();
-  return kobalt::read_matrix_market<Value, Index>(input);
+  return m;
 }
 
 template <class Value, class Index>
 int run(const Options& o) {
-  using device = kobalt::default_device;
-  using view = Kokkos::View<Value*, device>;
-  int wrong = 0;
-  std::printf("%-28s %10s %10s %11s  %-24s %-24s %10s %11s %9s %9s %10s\n", "matrix", "rows", "cols",
-              "nnz", "format", "strategy", "setup_ms", "median_us", "GFLOP/s", "GB/s", "max_err");
-  for (const auto& input : expand_inputs(o.inputs)) {
-    std::string name;
-    kobalt::Triplets<Value, Index> t;
-    try {
-      t = load<Value, Index>(input, name);
-    } catch (const kobalt::error& e) {
-      std::cerr << "kobalt-bench: skipping " << input << ": " << e.what() << "\n";
-      ++wrong;
-      continue;
-    }
-    std::cerr << "[kobalt-bench] " << name << ": " << t.rows << " x " << t.cols << ", "
-              << t.nnz() << " entries\n";
-    auto csr = kobalt::make_csr<device>(t);
-    std::vector<Value> xh_vec(t.cols), y0(t.rows, Value(0));
-    view x("x", t.cols), y("y", t.rows);
-    auto xh = Kokkos::create_mirror_view(x);
-    for (Index j = 0; j < t.cols; ++j) xh(j) = xh_vec[j] = Value(1) + Value(j % 7) / Value(8);
-    Kokkos::deep_copy(x, xh);
-    const auto ref = kobalt::reference_spmv(t, 1.0, xh_vec, 0.0, y0);
-    std::vector<std::int64_t> row_len(t.rows, 0);
-    for (auto r : t.row) ++row_len[r];
+  DeviceClock clock;
+  const CacheFlusher flusher(o.timing);
+  std::cerr << "[kobalt-bench] triad probe, 3 x " << (o.triad_bytes >> 20) << " MiB\n";
+  const TriadResult triad = measure_triad(o.triad_bytes, clock);
+  RunInfo info;
+  info.kokkos_version = KOKKOS_VERSION;
+  info.execution_space = Kokkos::DefaultExecutionSpace::name();
+  info.device = device_name();
+  info.value_type = o.value;
+  info.index_type = o.index;
+  info.rhs = o.rhs;
+  info.clock = DeviceClock::name();
+  info.cache = o.timing.cold ? "cold" : "warm";
+  info.warmup = o.timing.warmup;
+  info.min_reps = o.timing.min_reps;
+  info.max_reps = o.timing.max_reps;
+  info.budget_seconds = o.timing.budget_seconds;
+  info.triad_bytes = triad.bytes;
+  info.triad_seconds = triad.seconds;
+  info.triad_gb_per_s = triad.gb_per_s();
+  info.traffic_model = traffic_model;
+  std::printf("# %s on %s, Kokkos %d, %s/%s, %d rhs, %s caches, clock %s, triad %.1f GB/s\n",
+              info.execution_space.c_str(), info.device.c_str(), info.kokkos_version,
+              o.value.c_str(), o.index.c_str(), o.rhs, info.cache.c_str(), info.clock.c_str(),
+              info.triad_gb_per_s);
+  print_table_header(stdout);
 
-    for (const auto& text : o.formats) {
-      std::printf("%-28s %10lld %10lld %11lld  %-24s ", name.c_str(), (long long)t.rows,
-                  (long long)t.cols, (long long)t.nnz(), text.c_str());
-      kobalt::bench::Operator<view> op;
-      Kokkos::Timer setup;
-      try {
-        op = kobalt::bench::prepare<view>(kobalt::bench::FormatSpec::parse(text), csr);
-      } catch (const std::exception& e) {
-        std::printf("%-24s %s\n", "-", e.what());
-        ++wrong;
-        continue;
+  std::vector<MatrixReport> reports;
+  int failures = 0;
+  const auto inputs = expand_inputs(o.inputs);
+  for (std::size_t n = 0; n < inputs.size(); ++n) {
+    std::cerr << "[kobalt-bench] " << n + 1 << "/" << inputs.size() << " " << inputs[n] << "\n";
+    try {
+      Kokkos::Timer load_timer;
+      const Input<Value, Index> in = load_input<Value, Index>(inputs[n]);
+      std::cerr << "[kobalt-bench]   " << in.csr.rows() << " x " << in.csr.cols() << ", "
+                << in.csr.nnz() << " entries, loaded in " << load_timer.seconds() << " s\n";
+      MatrixReport m =
+          o.rhs == 1
+              ? run_matrix<Value, Index, Kokkos::View<Value*>>(o, in, triad.gb_per_s(), clock, flusher)
+              : run_matrix<Value, Index, Kokkos::View<Value**, Kokkos::LayoutLeft>>(
+                    o, in, triad.gb_per_s(), clock, flusher);
+      for (const auto& r : m.results) {
+        print_table_row(stdout, m, r);
+        if (r.error) ++failures;
       }
-      Kokkos::fence();
-      const double setup_ms = setup.seconds() * 1e3;
-      Kokkos::deep_copy(y, std::numeric_limits<Value>::quiet_NaN());
-      op.apply(x, y);
-      auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
-      double max_err = 0;
-      bool ok = true;
-      const double eps = std::numeric_limits<Value>::epsilon();
-      for (Index i = 0; i < t.rows; ++i) {
-        const double err = std::abs(static_cast<double>(yh(i)) - ref.y[i]);
-        const double scale = ref.bound[i] > 0 ? ref.bound[i] : 1.0;
-        max_err = std::max(max_err, std::isnan(err) ? INFINITY : err / scale);
-        ok = ok && err <= (row_len[i] + 4) * eps * ref.bound[i] + std::numeric_limits<Value>::min();
-      }
-      if (!ok) {
-        std::printf("%-24s %10.3f %11s %9s %9s %10.2e WRONG\n", op.strategy.c_str(), setup_ms, "-",
-                    "-", "-", max_err);
-        ++wrong;
-        continue;
-      }
-      const auto timing = kobalt::bench::time_runs([&] { op.apply(x, y); }, o.timing);
-      const double gflops = 2.0 * t.nnz() / timing.median * 1e-9;
-      const double bytes = op.bytes + sizeof(Value) * (double(t.cols) + double(t.rows));
-      std::printf("%-24s %10.3f %11.2f %9.2f %9.2f %10.2e\n", op.strategy.c_str(), setup_ms,
-                  timing.median * 1e6, gflops, bytes / timing.median * 1e-9, max_err);
+      std::fflush(stdout);
+      reports.push_back(std::move(m));
+    } catch (const std::exception& e) {
+      std::cerr << "kobalt-bench: " << inputs[n] << ": " << e.what() << "\n";
+      ++failures;
+    }
+    if (!o.json.empty()) {
+      std::ofstream out(o.json);
+      write_json(out, info, reports);
+      if (!out) std::cerr << "kobalt-bench: cannot write " << o.json << "\n";
     }
   }
-  return wrong == 0 ? 0 : 1;
+  return failures == 0 ? 0 : 1;
 }
 
 }  // namespace
+}  // namespace kobalt::bench
 
 int main(int argc, char** argv) {
-  const Options o = parse(argc, argv);
+  const auto o = kobalt::bench::parse_options(argc, argv, kobalt::bench::generator_help());
   Kokkos::ScopeGuard kokkos(argc, argv);
-  std::cerr << "[kobalt-bench] Kokkos " << KOKKOS_VERSION << ", execution space "
-            << Kokkos::DefaultExecutionSpace::name() << "\n";
   try {
+    using namespace kobalt::bench;
     if (o.value == "double")
       return o.index == "int32" ? run<double, std::int32_t>(o) : run<double, std::int64_t>(o);
     return o.index == "int32" ? run<float, std::int32_t>(o) : run<float, std::int64_t>(o);

@@ -1,21 +1,28 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Timing discipline: warm-up, then repetitions until a time budget or a count,
-// the device fenced before AND after every timed call; median and minimum.
+// each timed by DeviceClock (fenced before and after); median and minimum.
+// With `cold`, a buffer larger than the last-level cache is rewritten before
+// every timed call, outside the timed region.
 #pragma once
+
+#include "device_clock.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <vector>
 
 namespace kobalt::bench {
 
 struct TimingOptions {
-  int warmup = 3;            ///< untimed runs first (module load, caches)
-  int min_reps = 5;          ///< at least this many timed runs
-  int max_reps = 200;        ///< at most this many
-  double budget_seconds = 1.0;  ///< stop after min_reps once this much was spent
+  int warmup = 3;               ///< untimed runs first (module load, caches)
+  int min_reps = 5;             ///< at least this many timed runs
+  int max_reps = 200;           ///< at most this many
+  double budget_seconds = 1.0;  ///< stop after min_reps once this much was timed
+  bool cold = false;            ///< flush caches between runs (default: warm)
+  std::int64_t flush_bytes = std::int64_t(512) << 20;  ///< > 8x the H200's 60 MB L2
 };
 
 struct Timing {
@@ -23,18 +30,35 @@ struct Timing {
   int reps = 0;
 };
 
-inline Timing time_runs(const std::function<void()>& run, const TimingOptions& o) {
+/// Rewrites a buffer of o.flush_bytes so the next run starts with cold caches.
+class CacheFlusher {
+ public:
+  explicit CacheFlusher(const TimingOptions& o)
+      : buffer_(o.cold ? Kokkos::View<double*>("kobalt::bench::flush", o.flush_bytes / 8)
+                       : Kokkos::View<double*>()) {}
+  void flush() const {
+    if (buffer_.extent(0) == 0) return;
+    auto b = buffer_;
+    Kokkos::parallel_for(
+        "kobalt::bench::flush", Kokkos::RangePolicy<>(0, b.extent(0)),
+        KOKKOS_LAMBDA(const std::int64_t i) { b(i) = b(i) * 0.5 + 1.0; });
+    Kokkos::fence();
+  }
+
+ private:
+  Kokkos::View<double*> buffer_;
+};
+
+inline Timing time_runs(const std::function<void()>& run, const TimingOptions& o,
+                        DeviceClock& clock, const CacheFlusher& flusher) {
   for (int i = 0; i < o.warmup; ++i) run();
   Kokkos::fence();
   std::vector<double> t;
   double spent = 0;
   while (static_cast<int>(t.size()) < o.max_reps &&
          (static_cast<int>(t.size()) < o.min_reps || spent < o.budget_seconds)) {
-    Kokkos::fence();
-    Kokkos::Timer timer;
-    run();
-    Kokkos::fence();
-    t.push_back(timer.seconds());
+    flusher.flush();
+    t.push_back(clock.time(run));
     spent += t.back();
   }
   std::sort(t.begin(), t.end());

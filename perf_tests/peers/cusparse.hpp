@@ -35,66 +35,113 @@ struct CusparsePlan {
   }
 };
 
-/// "cusparse" (CSR, CUSPARSE_SPMV_ALG_DEFAULT) and "cusparse:csr_alg2"
-/// (CUSPARSE_SPMV_CSR_ALG2, deterministic merge-style).
+/// "cusparse" (CSR, CUSPARSE_SPMV_ALG_DEFAULT), "cusparse:csr_alg2"
+/// (CUSPARSE_SPMV_CSR_ALG2), "cusparse:coo" (CUSPARSE_SPMV_COO_ALG1) and
+/// "cusparse:sell" (Sliced-ELL, CUSPARSE_SPMV_SELL_ALG1, slices of 32: the
+/// vendor counterpart of SELL-P; Kobalt's Sellp layout with b = 32, t = 1 is
+/// exactly cuSPARSE's, so the same arrays are handed over). Every variant
+/// runs cusparseSpMV_preprocess in setup and on Kokkos' CUDA stream.
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare_cusparse(const FormatSpec& spec, const Csr<Value, Index, Device>& a) {
   static_assert(std::is_same_v<typename View::non_const_value_type, Value>,
                 "cusparse peer: vectors must hold the matrix's value type");
   spec.only({});
-  auto plan = std::make_shared<CusparsePlan>();
-  if (spec.word.empty() || spec.word == "default") plan->algorithm = CUSPARSE_SPMV_ALG_DEFAULT;
-  else if (spec.word == "csr_alg2") plan->algorithm = CUSPARSE_SPMV_CSR_ALG2;
-  else throw std::invalid_argument("cusparse: algorithm '" + spec.word + "' is not built (known: default, csr_alg2)");
-  plan->value_type = std::is_same_v<Value, double> ? CUDA_R_64F : CUDA_R_32F;
-  const cusparseIndexType_t index_type =
-      sizeof(Index) == 4 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
-  cusparse_check(cusparseCreate(&plan->handle), "create");
-  cusparse_check(cusparseCreateCsr(&plan->matrix, a.rows(), a.cols(), a.nnz(),
-                                   (void*)a.row_ptr().data(), (void*)a.col_indices().data(),
-                                   (void*)a.values().data(), index_type, index_type,
-                                   CUSPARSE_INDEX_BASE_ZERO, plan->value_type),
-                 "create CSR");
-  // Vectors only for the buffer size and the preprocessing call.
-  View x("cusparse::x", a.cols()), y("cusparse::y", a.rows());
-  auto dense = [&](const View& v) {
-    cusparseDnVecDescr_t d;
-    cusparse_check(cusparseCreateDnVec(&d, v.extent(0), (void*)v.data(), plan->value_type), "dense vector");
-    return d;
-  };
-  cusparseDnVecDescr_t dx = dense(x), dy = dense(y);
-  const Value one = 1, zero = 0;
-  std::size_t bytes = 0;
-  cusparse_check(cusparseSpMV_bufferSize(plan->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
-                                         plan->matrix, dx, &zero, dy, plan->value_type,
-                                         plan->algorithm, &bytes),
-                 "buffer size");
-  if (bytes > 0 && cudaMalloc(&plan->buffer, bytes) != cudaSuccess)
-    throw std::runtime_error("cusparse: cudaMalloc of the work buffer failed");
-  cusparse_check(cusparseSpMV_preprocess(plan->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
-                                         plan->matrix, dx, &zero, dy, plan->value_type,
-                                         plan->algorithm, plan->buffer),
-                 "preprocess");
-  cusparseDestroyDnVec(dx);
-  cusparseDestroyDnVec(dy);
-
-  Operator<View> op;
-  op.strategy = spec.word.empty() ? "csr_alg_default" : spec.word;
-  op.bytes = a.bytes();
-  op.stored = a.stored();
-  op.apply = [plan, a](const View& x, const View& y) {
+  if constexpr (View::rank != 1) {
+    throw std::invalid_argument("cusparse peer: cusparseSpMV takes one right-hand side (--rhs 1)");
+  } else {
+    auto plan = std::make_shared<CusparsePlan>();
+    plan->value_type = std::is_same_v<Value, double> ? CUDA_R_64F : CUDA_R_32F;
+    const cusparseIndexType_t index_type =
+        sizeof(Index) == 4 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
+    cusparse_check(cusparseCreate(&plan->handle), "create");
+    cusparse_check(cusparseSetStream(plan->handle, Kokkos::Cuda().cuda_stream()), "set stream");
+    // Arrays the descriptor points at, kept alive by the operator.
+    std::shared_ptr<void> keep;
+    std::uint64_t bytes = a.bytes();
+    std::int64_t stored = a.stored();
+    const std::string variant = spec.word.empty() ? "csr_default" : spec.word;
+    if (variant == "csr_default" || variant == "csr_alg2") {
+      plan->algorithm = variant == "csr_alg2" ? CUSPARSE_SPMV_CSR_ALG2 : CUSPARSE_SPMV_ALG_DEFAULT;
+      cusparse_check(cusparseCreateCsr(&plan->matrix, a.rows(), a.cols(), a.nnz(),
+                                       (void*)a.row_ptr().data(), (void*)a.col_indices().data(),
+                                       (void*)a.values().data(), index_type, index_type,
+                                       CUSPARSE_INDEX_BASE_ZERO, plan->value_type),
+                     "create CSR");
+      keep = std::make_shared<Csr<Value, Index, Device>>(a);
+    } else if (variant == "coo") {
+      auto coo = std::make_shared<Coo<Value, Index, Device>>(to_coo(a));
+      plan->algorithm = CUSPARSE_SPMV_COO_ALG1;
+      cusparse_check(cusparseCreateCoo(&plan->matrix, a.rows(), a.cols(), a.nnz(),
+                                       (void*)coo->row_indices().data(),
+                                       (void*)coo->col_indices().data(),
+                                       (void*)coo->values().data(), index_type,
+                                       CUSPARSE_INDEX_BASE_ZERO, plan->value_type),
+                     "create COO");
+      bytes = coo->bytes();
+      stored = coo->stored();
+      keep = coo;
+    } else if (variant == "sell") {
+      sellp_params p;
+      p.slice_size = 32;
+      p.stride_factor = 1;
+      auto sell = std::make_shared<Sellp<Value, Index, Device>>(to_sellp(a, p));
+      plan->algorithm = CUSPARSE_SPMV_SELL_ALG1;
+      cusparse_check(cusparseCreateSlicedEll(&plan->matrix, a.rows(), a.cols(), a.nnz(),
+                                             sell->stored(), 32,
+                                             (void*)sell->slice_sets().data(),
+                                             (void*)sell->col_indices().data(),
+                                             (void*)sell->values().data(), index_type, index_type,
+                                             CUSPARSE_INDEX_BASE_ZERO, plan->value_type),
+                     "create Sliced-ELL");
+      bytes = sell->bytes();
+      stored = sell->stored();
+      keep = sell;
+    } else {
+      throw std::invalid_argument("cusparse: variant '" + spec.word +
+                                  "' is unknown (known: csr_alg2, coo, sell)");
+    }
+    // Vectors only for the buffer size and the preprocessing call.
+    View x("cusparse::x", a.cols()), y("cusparse::y", a.rows());
+    auto dense = [&](const View& v) {
+      cusparseDnVecDescr_t d;
+      cusparse_check(cusparseCreateDnVec(&d, v.extent(0), (void*)v.data(), plan->value_type),
+                     "dense vector");
+      return d;
+    };
+    cusparseDnVecDescr_t dx = dense(x), dy = dense(y);
     const Value one = 1, zero = 0;
-    cusparseDnVecDescr_t dx, dy;
-    cusparse_check(cusparseCreateDnVec(&dx, x.extent(0), (void*)x.data(), plan->value_type), "x");
-    cusparse_check(cusparseCreateDnVec(&dy, y.extent(0), (void*)y.data(), plan->value_type), "y");
-    cusparse_check(cusparseSpMV(plan->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
-                                plan->matrix, dx, &zero, dy, plan->value_type, plan->algorithm,
-                                plan->buffer),
-                   "SpMV");
+    std::size_t buffer_bytes = 0;
+    cusparse_check(cusparseSpMV_bufferSize(plan->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+                                           plan->matrix, dx, &zero, dy, plan->value_type,
+                                           plan->algorithm, &buffer_bytes),
+                   "buffer size");
+    if (buffer_bytes > 0 && cudaMalloc(&plan->buffer, buffer_bytes) != cudaSuccess)
+      throw std::runtime_error("cusparse: cudaMalloc of the work buffer failed");
+    cusparse_check(cusparseSpMV_preprocess(plan->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+                                           plan->matrix, dx, &zero, dy, plan->value_type,
+                                           plan->algorithm, plan->buffer),
+                   "preprocess");
     cusparseDestroyDnVec(dx);
     cusparseDestroyDnVec(dy);
-  };
-  return op;
+
+    Operator<View> op;
+    op.strategy = variant;
+    op.bytes = bytes;
+    op.stored = stored;
+    op.apply = [plan, keep](const View& x, const View& y) {
+      const Value one = 1, zero = 0;
+      cusparseDnVecDescr_t dx, dy;
+      cusparse_check(cusparseCreateDnVec(&dx, x.extent(0), (void*)x.data(), plan->value_type), "x");
+      cusparse_check(cusparseCreateDnVec(&dy, y.extent(0), (void*)y.data(), plan->value_type), "y");
+      cusparse_check(cusparseSpMV(plan->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+                                  plan->matrix, dx, &zero, dy, plan->value_type, plan->algorithm,
+                                  plan->buffer),
+                     "SpMV");
+      cusparseDestroyDnVec(dx);
+      cusparseDestroyDnVec(dy);
+    };
+    return op;
+  }
 }
 
 }  // namespace kobalt::bench

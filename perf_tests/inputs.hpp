@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// kobalt-bench's inputs: Matrix Market files, directories of them, and
+// generator specs, each loaded as a device Csr.
+#pragma once
+
+#include "device_info.hpp"
+#include "generators/laplacian.hpp"
+
+#include <kobalt/kobalt.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace kobalt::bench {
+
+template <class Value, class Index>
+struct Input {
+  std::string name, source;
+  Csr<Value, Index, default_device> csr;
+};
+
+inline std::string generator_help() {
+  return "                           lap2d:N (5-point, N x N grid), lap3d:N (7-point, N^3)\n";
+}
+
+/// Files and generator specs, directories expanded in name order.
+inline std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  auto is_matrix = [](const std::string& p) {
+    auto ends = [&](const std::string& s) {
+      return p.size() >= s.size() && p.compare(p.size() - s.size(), s.size(), s) == 0;
+    };
+    return ends(".mtx") || ends(".mtx.gz");
+  };
+  for (const auto& in : inputs) {
+    if (fs::is_directory(in)) {
+      std::vector<std::string> files;
+      for (const auto& e : fs::directory_iterator(in))
+        if (is_matrix(e.path().string())) files.push_back(e.path().string());
+      std::sort(files.begin(), files.end());
+      out.insert(out.end(), files.begin(), files.end());
+    } else {
+      out.push_back(in);
+    }
+  }
+  return out;
+}
+
+template <class Value, class Index>
+Input<Value, Index> load_input(const std::string& input) {
+  namespace fs = std::filesystem;
+  Input<Value, Index> in;
+  in.source = input;
+  if (fs::exists(input)) {
+    std::string name = fs::path(input).filename().string();
+    for (const char* ext : {".gz", ".mtx"})
+      if (name.size() > std::strlen(ext) && name.compare(name.size() - std::strlen(ext), std::strlen(ext), ext) == 0)
+        name.erase(name.size() - std::strlen(ext));
+    in.name = name;
+    in.csr = make_csr(read_matrix_market<Value, Index>(input));
+    return in;
+  }
+  for (const auto& [prefix, dims] : {std::pair<std::string, int>{"lap2d:", 2}, {"lap3d:", 3}}) {
+    if (input.rfind(prefix, 0) == 0) {
+      in.name = input;
+      in.csr = make_csr(laplacian<Value, Index>(dims, std::stoll(input.substr(prefix.size()))));
+      return in;
+    }
+  }
+  throw std::invalid_argument("'" + input + "' is neither a file nor a known generator");
+}
+
+}  // namespace kobalt::bench

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// kobalt-bench's command line: every option, its default, and --help.
+#pragma once
+
+#include "timing.hpp"
+
+#include <cstdlib>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kobalt::bench {
+
+inline const char* usage_text = R"(usage: kobalt-bench [options] INPUT...
+
+Runs y = A*x with every requested format and peer on every input, checks each
+y against a sequential reference (double accumulation), and prints one table
+row per format (stdout), a progress line per matrix (stderr) and, with --json,
+one JSON object per matrix.
+
+INPUT
+  FILE.mtx | FILE.mtx.gz   a Matrix Market file (coordinate or array; real,
+                           integer or pattern; symmetric storage is expanded)
+  DIRECTORY                every .mtx and .mtx.gz file in it, by name
+  GENERATOR                a generated matrix (built on the device):
+%GENERATORS%
+OPTIONS
+  --format SPEC   a format or peer to run; repeat for several (default: every
+                  Kobalt format and every peer that is built):
+                  csr | csr:basic | csr:classical | coo
+                  ell[:width=W,stride=S]      (0 = longest row / rows)
+                  sellp[:b=B,t=T]             (default b=64, t=1)
+                  hybrid[:automatic | :minimal_storage | :column_limit=N |
+                         :imbalance_limit=X | :imbalance_bounded_limit=X,r=R]
+                  csrk[:k=2|3,srs=N,ssrs=N,rcm=0|1]  (0 = the 002 size model;
+                         with rcm=1 the time includes permuting x and y)
+                  aligned_coo[:automatic|hybrid|all_seg|all_flat,seg_size=N,flat_unit=U]
+                  kk | kk:merge   Kokkos Kernels' KokkosSparse::spmv (own kernels,
+                         no TPL); needs -DKOBALT_ENABLE_KOKKOSKERNELS=ON
+                  cusparse | cusparse:csr_alg2 | cusparse:coo | cusparse:sell
+                         cusparseSpMV (CSR default with preprocess, CSR ALG2,
+                         COO, Sliced-ELL ALG1 on slices of 32); CUDA builds
+                         with -DKOBALT_ENABLE_CUSPARSE=ON, one right-hand side
+  --value T       float | double (default double)
+  --index T       int32 | int64 (default int32)
+  --rhs K         right-hand sides (default 1; K > 1 uses rank-2 LayoutLeft)
+  --reorder rcm   give every format and peer the RCM-reordered matrix
+                  (default: the input's own ordering, 002's caveat)
+  --warmup N      untimed runs before timing (default 3)
+  --reps N        at most N timed runs (default 200); at least 5, and runs
+                  stop once about --budget seconds were timed
+  --budget S      timed seconds per format and matrix (default 1.0)
+  --cold          rewrite a 512 MiB buffer before every timed run (cold
+                  caches); default: warm (repeated runs on the same data)
+  --triad-mib M   size of each triad array in MiB (default 1024)
+  --json FILE     write the JSON report to FILE (rewritten after every matrix)
+  --help          this text
+
+Timing: device fenced before and after every timed call; CUDA events on CUDA,
+a host timer elsewhere; median and minimum reported. GFLOP/s = 2*nnz*K/t
+(padding not counted). GB/s uses the traffic model: the format's stored
+bytes (padding, pointers and permutations included) + x read once + y
+written once (beta = 0). of_bw = GB/s over the triad probe's GB/s from the
+same process. Setup is the conversion time, also in units of one CSR
+(classical) SpMV. A y outside the tolerance (n_i + 4) * eps * sum_j |a_ij x_j|
+in any row is reported as an error and its time is not counted.
+)";
+
+struct Options {
+  std::vector<std::string> inputs, formats;
+  std::string value = "double", index = "int32", reorder = "file", json;
+  int rhs = 1;
+  std::int64_t triad_bytes = std::int64_t(1024) << 20;
+  TimingOptions timing;
+};
+
+[[noreturn]] inline void fail_usage(const std::string& message) {
+  std::cerr << "kobalt-bench: " << message << "\n(run kobalt-bench --help)\n";
+  std::exit(2);
+}
+
+inline Options parse_options(int argc, char** argv, const std::string& generator_help) {
+  Options o;
+  auto next = [&](int& i) -> std::string {
+    if (i + 1 >= argc) fail_usage(std::string("missing value after ") + argv[i]);
+    return argv[++i];
+  };
+  auto integer = [&](const std::string& s, const std::string& what, long long min) {
+    try {
+      std::size_t used = 0;
+      const long long v = std::stoll(s, &used);
+      if (used != s.size() || v < min) throw std::invalid_argument(s);
+      return v;
+    } catch (const std::exception&) {
+      fail_usage(what + " needs an integer >= " + std::to_string(min) + ", got '" + s + "'");
+    }
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      std::string text = usage_text;
+      text.replace(text.find("%GENERATORS%\n"), 13, generator_help);
+      std::cout << text;
+      std::exit(0);
+    } else if (a == "--format") {
+      o.formats.push_back(next(i));
+    } else if (a == "--value") {
+      o.value = next(i);
+      if (o.value != "float" && o.value != "double") fail_usage("--value must be float or double");
+    } else if (a == "--index") {
+      o.index = next(i);
+      if (o.index != "int32" && o.index != "int64") fail_usage("--index must be int32 or int64");
+    } else if (a == "--rhs") {
+      o.rhs = static_cast<int>(integer(next(i), "--rhs", 1));
+    } else if (a == "--reorder") {
+      o.reorder = next(i);
+      if (o.reorder != "rcm") fail_usage("--reorder takes rcm");
+    } else if (a == "--warmup") {
+      o.timing.warmup = static_cast<int>(integer(next(i), "--warmup", 0));
+    } else if (a == "--reps") {
+      o.timing.max_reps = static_cast<int>(integer(next(i), "--reps", 1));
+      o.timing.min_reps = std::min(o.timing.min_reps, o.timing.max_reps);
+    } else if (a == "--budget") {
+      try {
+        o.timing.budget_seconds = std::stod(next(i));
+      } catch (const std::exception&) {
+        fail_usage("--budget needs a number of seconds");
+      }
+    } else if (a == "--cold") {
+      o.timing.cold = true;
+    } else if (a == "--triad-mib") {
+      o.triad_bytes = integer(next(i), "--triad-mib", 1) << 20;
+    } else if (a == "--json") {
+      o.json = next(i);
+    } else if (!a.empty() && a[0] == '-') {
+      fail_usage("unknown option " + a);
+    } else {
+      o.inputs.push_back(a);
+    }
+  }
+  if (o.inputs.empty()) fail_usage("no input matrix given");
+  return o;
+}
+
+}  // namespace kobalt::bench

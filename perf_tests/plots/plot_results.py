@@ -1,0 +1,526 @@
+#!/usr/bin/env python3
+"""Plots kobalt-bench JSON results.
+
+usage: plot_results.py RESULTS.json [MORE.json ...] [--out DIR] [--min-nnz N]
+                       [--peer FORMAT] [--t-max T]
+
+Each input file is one kobalt-bench run. Runs are told apart by the label
+"<kobalt_bench.execution_space> <kobalt_bench.device>"; files with the same
+label are concatenated by matrix (a later file's result for the same matrix
+and format replaces the earlier one). For every label four PNGs are written
+to --out:
+
+  profile_<label>.png        performance profiles (Dolan-More, seed 000 eq. 8)
+                             over the matrices with nnz >= --min-nnz:
+                             f_A(t) = |{phi : t*p(A,phi) >= max_B p(B,phi)}| / |Phi|,
+                             p = GFLOP/s; a format without a result on phi
+                             never counts for phi
+  gflops_vs_nnz_<label>.png  GFLOP/s against nnz, one marker per format
+  speedup_<label>.png        t_peer / t_best-Kobalt per matrix over the
+                             variance of the row lengths and over
+                             max_row_nnz / rows
+  bandwidth_<label>.png      GB/s as a fraction of the triad bandwidth per
+                             matrix (sorted by nnz): best Kobalt format and
+                             each peer
+
+<label> is the run label with every run of characters outside [A-Za-z0-9._-]
+replaced by "_". A result with a non-null "error" or without a positive
+median time is left out of every plot. Needs Python 3, numpy and matplotlib
+(Debian: python3-numpy python3-matplotlib); draws with the Agg backend.
+"""
+
+import argparse
+import json
+import math
+import os
+import re
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
+
+PROG = "plot_results.py"
+
+
+class InputError(Exception):
+    """A result file that cannot be read or does not have the expected layout."""
+
+
+def warn(message):
+    print(f"{PROG}: warning: {message}", file=sys.stderr)
+
+
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def positive(v):
+    return is_number(v) and v > 0
+
+
+# --------------------------------------------------------------------------- loading
+
+
+class Run:
+    """All matrices of one execution space + device label."""
+
+    def __init__(self, label, meta):
+        self.label = label
+        self.meta = meta
+        self.triad_gbps = None
+        self.matrices = {}  # name -> matrix dict; "valid" maps format -> result
+
+    def kobalt_formats(self):
+        return sorted({f for m in self.matrices.values() for f, r in m["valid"].items() if r["kind"] == "kobalt"})
+
+    def peer_formats(self):
+        return sorted({f for m in self.matrices.values() for f, r in m["valid"].items() if r["kind"] != "kobalt"})
+
+
+def _require(cond, where, what):
+    if not cond:
+        raise InputError(f"{where}: {what}")
+
+
+def load_file(path):
+    try:
+        with open(path, "r", encoding="utf-8") as fh:
+            doc = json.load(fh)
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"{path}: not UTF-8 text ({e.reason})") from None
+    except json.JSONDecodeError as e:
+        raise InputError(f"{path}: not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+
+    _require(isinstance(doc, dict), path, "the top level must be a JSON object with 'kobalt_bench' and 'matrices'")
+    meta = doc.get("kobalt_bench")
+    _require(isinstance(meta, dict), path, "'kobalt_bench' missing or not an object (is this a kobalt-bench JSON file?)")
+    for key in ("execution_space", "device"):
+        _require(isinstance(meta.get(key), str), path, f"'kobalt_bench.{key}' missing or not a string")
+    matrices = doc.get("matrices")
+    _require(isinstance(matrices, list), path, "'matrices' missing or not a list")
+
+    rhs = meta.get("rhs", 1)
+    rhs = rhs if positive(rhs) else 1
+    for i, m in enumerate(matrices):
+        where = f"{path}: matrices[{i}]"
+        _require(isinstance(m, dict), where, "not an object")
+        _require(isinstance(m.get("name"), str), where, "'name' missing or not a string")
+        where = f"{path}: matrix '{m['name']}'"
+        for key in ("rows", "nnz"):
+            _require(is_number(m.get(key)) and m[key] >= 0, where, f"'{key}' missing or not a non-negative number")
+        _require(m.get("stats") is None or isinstance(m.get("stats"), dict), where, "'stats' is not an object")
+        _require(isinstance(m.get("results"), list), where, "'results' missing or not a list")
+        valid = {}
+        for j, r in enumerate(m["results"]):
+            rwhere = f"{where}: results[{j}]"
+            _require(isinstance(r, dict), rwhere, "not an object")
+            _require(isinstance(r.get("format"), str), rwhere, "'format' missing or not a string")
+            _require(isinstance(r.get("kind"), str), rwhere, "'kind' missing or not a string")
+            if r.get("error") is not None or not positive(r.get("time_ms_median")):
+                continue
+            r = dict(r)
+            if not positive(r.get("gflops")):
+                # GFLOP/s = 2*nnz*rhs / t (padding not counted), as kobalt-bench reports it.
+                r["gflops"] = 2.0 * m["nnz"] * rhs / (r["time_ms_median"] * 1e-3) / 1e9
+            if r["format"] in valid:
+                warn(f"{rwhere}: format '{r['format']}' appears twice; the later result is used")
+            valid[r["format"]] = r
+        m = dict(m)
+        m["valid"] = valid
+        matrices[i] = m
+    return meta, matrices
+
+
+def load_runs(paths):
+    runs = {}
+    for path in paths:
+        meta, matrices = load_file(path)
+        label = f"{meta['execution_space']} {meta['device']}".strip()
+        run = runs.get(label)
+        if run is None:
+            run = runs[label] = Run(label, meta)
+        triad = meta.get("triad")
+        triad = triad.get("gb_per_s") if isinstance(triad, dict) else None
+        if positive(triad):
+            if run.triad_gbps is None:
+                run.triad_gbps = float(triad)
+            elif abs(run.triad_gbps - triad) > 0.05 * run.triad_gbps:
+                warn(f"{path}: triad {triad:g} GB/s differs from {run.triad_gbps:g} GB/s of an earlier "
+                     f"'{label}' file; bandwidth fractions are taken as stored per result")
+        for m in matrices:
+            old = run.matrices.get(m["name"])
+            if old is None:
+                run.matrices[m["name"]] = m
+                continue
+            replaced = sorted(set(old["valid"]) & set(m["valid"]))
+            if replaced:
+                warn(f"{path}: matrix '{m['name']}' of '{label}' was already read; "
+                     f"its results for {', '.join(replaced)} replace the earlier ones")
+            merged = dict(old)
+            merged["valid"] = {**old["valid"], **m["valid"]}
+            run.matrices[m["name"]] = merged
+    return runs
+
+
+def safe_label(label):
+    s = re.sub(r"[^A-Za-z0-9._-]+", "_", label).strip("_.")
+    return s or "run"
+
+
+# --------------------------------------------------------------------------- styling
+
+
+PEER_COLORS = ["black", "dimgray", "saddlebrown", "darkgoldenrod", "darkslategray"]
+PEER_MARKERS = ["X", "P", "*", "h", "8"]
+KOBALT_MARKERS = ["o", "s", "^", "D", "v", "<", ">", "p", "d", "H"]
+
+
+def styles(run):
+    """One color/marker/line style per format, Kobalt formats solid, peers dashed."""
+    out = {}
+    cmap = plt.get_cmap("tab10" if len(run.kobalt_formats()) <= 10 else "tab20")
+    for i, f in enumerate(run.kobalt_formats()):
+        out[f] = dict(color=cmap(i % cmap.N), marker=KOBALT_MARKERS[i % len(KOBALT_MARKERS)], linestyle="-",
+                      label=f)
+    for i, f in enumerate(run.peer_formats()):
+        out[f] = dict(color=PEER_COLORS[i % len(PEER_COLORS)], marker=PEER_MARKERS[i % len(PEER_MARKERS)],
+                      linestyle="--", label=f"{f} (peer)")
+    return out
+
+
+def plain_log_ticks(axis, lo=None, hi=None):
+    """Log axis ticks at 1, 2, 5 x 10^k (denser over less than two decades from lo to hi), written as
+    plain numbers (0.5, 1, 20) instead of 5x10^-1."""
+    narrow = lo is not None and hi is not None and lo > 0 and hi / lo < 100
+    subs = (1.0, 1.5, 2.0, 3.0, 5.0, 7.0) if narrow else (1.0, 2.0, 5.0)
+    axis.set_major_locator(LogLocator(base=10, subs=subs))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    axis.set_minor_formatter(NullFormatter())
+
+
+def no_data(ax, text):
+    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, fontsize=11, wrap=True)
+
+
+def save(fig, path):
+    fig.savefig(path, dpi=130, bbox_inches="tight", metadata={"Software": None})
+    plt.close(fig)
+    print(path)
+
+
+def best_kobalt(m):
+    """(format, result) of the fastest Kobalt format on matrix m, or None."""
+    cands = [(r["time_ms_median"], f) for f, r in m["valid"].items() if r["kind"] == "kobalt"]
+    if not cands:
+        return None
+    _, f = min(cands)
+    return f, m["valid"][f]
+
+
+# --------------------------------------------------------------------------- (a) profiles
+
+
+def profile_data(run, min_nnz):
+    """Matrices Phi, formats, and per format the sorted ratios max_B p / p(A) (inf = no result)."""
+    phi = [m for m in run.matrices.values() if m["nnz"] >= min_nnz and m["valid"]]
+    formats = sorted({f for m in phi for f in m["valid"]})
+    ratios = {}
+    for f in formats:
+        r = []
+        for m in phi:
+            best = max(x["gflops"] for x in m["valid"].values())
+            r.append(best / m["valid"][f]["gflops"] if f in m["valid"] else math.inf)
+        ratios[f] = np.sort(np.array(r, dtype=float))
+    return phi, formats, ratios
+
+
+def profile_curve(ratios, t_max):
+    """Exact step function f(t) on [1, t_max] as (x, y) for drawstyle steps-post."""
+    n = len(ratios)
+    inside = ratios[(ratios > 1.0) & (ratios <= t_max)]
+    x = np.concatenate(([1.0], inside, [t_max]))
+    y = np.array([np.count_nonzero(ratios <= t) / n for t in x])
+    return x, y
+
+
+def format_order(run, min_nnz, t_max):
+    """Formats best first: by area under the profile over Phi, then f(1), then the rest by median GFLOP/s."""
+    phi, formats, ratios = profile_data(run, min_nnz)
+    key = {}
+    for f in formats:
+        x, y = profile_curve(ratios[f], t_max)
+        area = float(np.sum(np.diff(x) * y[:-1])) / (t_max - 1.0) if t_max > 1 else y[0]
+        key[f] = (-area, -y[0], f)
+    ranked = sorted(formats, key=lambda f: key[f])
+    rest = sorted(set(run.kobalt_formats() + run.peer_formats()) - set(ranked),
+                  key=lambda f: (-np.median([m["valid"][f]["gflops"] for m in run.matrices.values()
+                                             if f in m["valid"]]), f))
+    return ranked + rest
+
+
+def plot_profile(run, sty, order, args, path):
+    phi, formats, ratios = profile_data(run, args.min_nnz)
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    ax.set_title(f"Performance profile, {run.label}\n"
+                 f"{len(phi)} matrices with nnz \u2265 {args.min_nnz:g}, p = GFLOP/s (higher is better)")
+    ax.set_xlabel("slowdown factor t (GFLOP/s of the fastest format \u00f7 GFLOP/s of this format)")
+    ax.set_ylabel("fraction of matrices within factor t of the fastest, f(t)")
+    ax.set_xlim(1.0, args.t_max)
+    ax.set_ylim(-0.02, 1.02)
+    ax.grid(True, alpha=0.3)
+    if not phi:
+        warn(f"'{run.label}': no matrix with nnz >= {args.min_nnz:g} has a result; the profile is empty")
+        no_data(ax, f"no matrix with nnz \u2265 {args.min_nnz:g} has a result\n(see --min-nnz)")
+    else:
+        n = len(phi)
+        for f in [f for f in order if f in formats]:
+            x, y = profile_curve(ratios[f], args.t_max)
+            s = sty[f]
+            wins = int(round(y[0] * n))
+            ax.plot(x, y, drawstyle="steps-post", color=s["color"], linestyle=s["linestyle"], linewidth=1.8,
+                    label=f"{s['label']}: fastest on {wins}/{n}")
+            ax.plot(x[:-1], y[:-1], linestyle="none", marker=s["marker"], color=s["color"], markersize=4)
+        ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=9,
+                  title="format (best first)", title_fontsize=9)
+    save(fig, path)
+
+
+# --------------------------------------------------------------------------- (b) GFLOP/s vs nnz
+
+
+def plot_gflops(run, sty, order, args, path):
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    ax.set_title(f"SpMV performance against matrix size, {run.label}")
+    ax.set_xlabel("nonzeros (nnz, log scale)")
+    ax.set_ylabel("GFLOP/s (2\u00b7nnz / median time, log scale)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    plain_log_ticks(ax.yaxis)
+    ax.grid(True, which="major", alpha=0.3)
+    drawn = False
+    for f in order:
+        pts = [(m["nnz"], m["valid"][f]["gflops"]) for m in run.matrices.values() if f in m["valid"]]
+        if not pts:
+            continue
+        x, y = zip(*pts)
+        s = sty[f]
+        ax.scatter(x, y, color=s["color"], marker=s["marker"], s=36, alpha=0.85, label=s["label"],
+                   edgecolors="none" if s["linestyle"] == "-" else "white", linewidths=0.5, zorder=3)
+        drawn = True
+    if drawn:
+        ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=9, title="format", title_fontsize=9)
+    else:
+        no_data(ax, "no valid results")
+    save(fig, path)
+
+
+# --------------------------------------------------------------------------- (c) speedup
+
+
+def choose_peer(run, requested):
+    peers = run.peer_formats()
+    if requested is not None:
+        return requested if requested in peers else None
+    for p in ("cusparse", "kk"):
+        if p in peers:
+            return p
+    return None
+
+
+def log_positions(values):
+    """Values for a log axis: non-positive ones are drawn at a floor a decade below the smallest positive one."""
+    v = np.array(values, dtype=float)
+    pos = v[v > 0]
+    floor = 10 ** math.floor(math.log10(pos.min()) - 1) if pos.size else 1e-3
+    return np.where(v > 0, v, floor), floor, int(np.count_nonzero(v <= 0))
+
+
+def plot_speedup(run, sty, order, args, path):
+    peer = choose_peer(run, args.peer)
+    fig, axes = plt.subplots(1, 2, figsize=(13, 5.5), sharey=True)
+    pts = []  # (name, variance, max/rows, speedup, best format)
+    if peer is None:
+        what = f"'{args.peer}'" if args.peer else "'cusparse' or 'kk'"
+        warn(f"'{run.label}': no results of peer {what}; the speedup plot is empty "
+             f"(peers in this run: {', '.join(run.peer_formats()) or 'none'})")
+        fig.suptitle(f"Speedup of Kobalt's best format, {run.label}")
+    else:
+        for m in run.matrices.values():
+            b = best_kobalt(m)
+            if b is None or peer not in m["valid"]:
+                continue
+            st = m.get("stats") or {}
+            var = st.get("variance_row_nnz")
+            mx = st.get("max_row_nnz")
+            rel = mx / m["rows"] if is_number(mx) and m["rows"] > 0 else None
+            sp = m["valid"][peer]["time_ms_median"] / b[1]["time_ms_median"]
+            pts.append((m["name"], var if is_number(var) else None, rel, sp, b[0]))
+        if pts:
+            sps = np.array([p[3] for p in pts])
+            faster = int(np.count_nonzero(sps > 1))
+            gmean = float(np.exp(np.mean(np.log(sps))))
+            fig.suptitle(f"Speedup of Kobalt's best format per matrix over {peer}, {run.label}\n"
+                         f"Kobalt faster on {faster}/{len(pts)} matrices, geometric mean speedup {gmean:.2f}x")
+        else:
+            fig.suptitle(f"Speedup of Kobalt's best format over {peer}, {run.label}")
+    panels = [(1, "variance of nonzeros per row (log scale)", "variance"),
+              (2, "longest row / rows = max_row_nnz / rows (log scale)", "value")]
+    for ax, (col, xlabel, zero_word) in zip(axes, panels):
+        ax.set_xlabel(xlabel)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.grid(True, which="major", alpha=0.3)
+        ax.axhline(1.0, color="black", linewidth=1.2, zorder=1)
+        sub = [p for p in pts if p[col] is not None]
+        if not sub:
+            no_data(ax, f"no matrix has results of both Kobalt and {peer}" if peer
+                    else f"no results of peer {args.peer or 'cusparse or kk'}")
+            continue
+        xs, floor, zeros = log_positions([p[col] for p in sub])
+        seen = set()
+        for f in order:
+            idx = [i for i, p in enumerate(sub) if p[4] == f]
+            if not idx:
+                continue
+            s = sty[f]
+            ax.scatter(xs[idx], [sub[i][3] for i in idx], color=s["color"], marker=s["marker"], s=50, zorder=3,
+                       label=s["label"] if f not in seen else None)
+            seen.add(f)
+        if len(sub) <= 20:
+            for i, p in enumerate(sub):
+                ax.annotate(p[0], (xs[i], p[3]), textcoords="offset points", xytext=(5, 4), fontsize=7.5)
+        if zeros:
+            ax.text(0.02, 0.02, f"{zeros} {'matrix' if zeros == 1 else 'matrices'} with {zero_word} 0 "
+                    f"drawn at x = {floor:g}",
+                    transform=ax.transAxes, fontsize=8, va="bottom")
+        lo, hi = ax.get_ylim()
+        lo, hi = min(lo, 0.5), max(hi, 2.0)
+        ax.set_ylim(lo, hi)
+        plain_log_ticks(ax.yaxis, lo, hi)
+        ax.margins(x=0.15)
+    axes[0].set_ylabel(f"speedup = t({peer or args.peer or 'peer'}) / t(best Kobalt format) (log scale)")
+    if pts:
+        axes[1].legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=9,
+                       title="best Kobalt format", title_fontsize=9)
+    fig.tight_layout()
+    save(fig, path)
+
+
+# --------------------------------------------------------------------------- (d) bandwidth
+
+
+def bw_fraction(run, r):
+    if is_number(r.get("bandwidth_fraction")):
+        return float(r["bandwidth_fraction"])
+    if is_number(r.get("gb_per_s")) and run.triad_gbps:
+        return float(r["gb_per_s"]) / run.triad_gbps
+    return None
+
+
+def plot_bandwidth(run, sty, order, args, path):
+    peers = run.peer_formats()
+    mats = sorted(run.matrices.values(), key=lambda m: (m["nnz"], m["name"]))
+    rows = []  # (matrix, best format, [fraction per group])
+    for m in mats:
+        b = best_kobalt(m)
+        vals = [bw_fraction(run, b[1]) if b else None]
+        vals += [bw_fraction(run, m["valid"][p]) if p in m["valid"] else None for p in peers]
+        if any(v is not None for v in vals):
+            rows.append((m, b[0] if b else None, vals))
+    groups = ["best Kobalt format"] + [sty[p]["label"] for p in peers]
+    ng = len(groups)
+    width = min(0.8 / ng, 0.3)
+    figw = min(30.0, max(9.0, 1.5 + 0.16 * len(rows) * (ng + 1)))
+    fig, ax = plt.subplots(figsize=(figw, 5.5))
+    triad = f"{run.triad_gbps:g} GB/s" if run.triad_gbps else "triad"
+    ax.set_title(f"Fraction of the triad bandwidth ({triad}), {run.label}\n"
+                 "GB/s counts the format's stored bytes (padding included), x read once, y written once")
+    ax.set_ylabel("achieved GB/s \u00f7 triad GB/s")
+    ax.set_xlabel("matrix (nnz), sorted by nnz")
+    ax.grid(True, axis="y", alpha=0.3)
+    if not rows:
+        no_data(ax, "no results with a bandwidth")
+        save(fig, path)
+        return
+    x = np.arange(len(rows))
+    best_color = "tab:blue"
+    for g in range(ng):
+        offs = x + (g - (ng - 1) / 2) * width
+        vals = [r[2][g] for r in rows]
+        has = [i for i, v in enumerate(vals) if v is not None]
+        color = best_color if g == 0 else sty[peers[g - 1]]["color"]
+        ax.bar(offs[has], [vals[i] for i in has], width, color=color, label=groups[g],
+               hatch=None if g == 0 else "//", edgecolor="white" if g else None, linewidth=0, zorder=3)
+        if g == 0 and len(rows) <= 40:
+            for i in has:
+                ax.annotate(rows[i][1], (offs[i], vals[i]), textcoords="offset points", xytext=(0, 3),
+                            rotation=90, ha="center", va="bottom", fontsize=7)
+    ax.axhline(1.0, color="red", linestyle=":", linewidth=1.2, label="triad bandwidth", zorder=2)
+    top = max(v for r in rows for v in r[2] if v is not None)
+    ax.set_ylim(0, max(1.05, top) * 1.25)
+    ax.set_xticks(x)
+    many = len(rows) > 30
+    ax.set_xticklabels([f"{r[0]['name']} ({r[0]['nnz']:.3g})" for r in rows], rotation=90 if many else 40,
+                       ha="center" if many else "right", fontsize=7 if many else 8)
+    ax.set_xlim(-0.6, len(rows) - 0.4)
+    ax.legend(loc="upper left", fontsize=9)
+    save(fig, path)
+
+
+# --------------------------------------------------------------------------- main
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog=PROG, description="Plots kobalt-bench JSON results (one set of PNGs per "
+                                 "execution space + device).",
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("results", nargs="+", metavar="RESULTS.json", help="kobalt-bench JSON files")
+    ap.add_argument("--out", default=".", metavar="DIR", help="output folder (created if missing; default: .)")
+    ap.add_argument("--min-nnz", type=float, default=1e5, metavar="N",
+                    help="performance profiles use the matrices with nnz >= N (default 1e5)")
+    ap.add_argument("--peer", default=None, metavar="FORMAT",
+                    help="peer format for the speedup plot (default: cusparse, else kk)")
+    ap.add_argument("--t-max", type=float, default=4.0, metavar="T",
+                    help="right end of the performance-profile x axis (default 4)")
+    args = ap.parse_args(argv)
+    if not args.t_max > 1.0:
+        ap.error("--t-max must be greater than 1")
+    try:
+        runs = load_runs(args.results)
+    except InputError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 2
+    try:
+        os.makedirs(args.out, exist_ok=True)
+    except OSError as e:
+        print(f"{PROG}: error: cannot create output folder {args.out}: {e.strerror}", file=sys.stderr)
+        return 2
+
+    used = set()
+    for label in sorted(runs):
+        run = runs[label]
+        name = safe_label(label)
+        k = 2
+        while name in used:  # two labels that differ only in unsafe characters
+            name = f"{safe_label(label)}-{k}"
+            k += 1
+        used.add(name)
+        if not any(m["valid"] for m in run.matrices.values()):
+            warn(f"'{label}': no valid results; the plots are empty")
+        sty = styles(run)
+        order = format_order(run, args.min_nnz, args.t_max)
+        plot_profile(run, sty, order, args, os.path.join(args.out, f"profile_{name}.png"))
+        plot_gflops(run, sty, order, args, os.path.join(args.out, f"gflops_vs_nnz_{name}.png"))
+        plot_speedup(run, sty, order, args, os.path.join(args.out, f"speedup_{name}.png"))
+        plot_bandwidth(run, sty, order, args, os.path.join(args.out, f"bandwidth_{name}.png"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// What kobalt-bench reports: one MatrixReport per input with one ResultRow
+// per format or peer, printed as a table and written as JSON in the spirit
+// of Ginkgo's benchmark output. The JSON layout is pinned by a golden-file
+// test (unit_tests/bench/json_golden_test.cpp).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace kobalt::bench {
+
+struct ResultRow {
+  std::string format;    ///< the spec as given, e.g. "sellp:b=32,t=1"
+  std::string kind;      ///< "kobalt" or "peer"
+  std::string strategy;  ///< what actually ran
+  double setup_ms = 0;   ///< conversion / preprocessing, once
+  std::optional<double> setup_csr_spmvs;  ///< setup in units of one CSR SpMV (000 §5.3)
+  std::uint64_t storage_bytes = 0;
+  std::int64_t stored_entries = 0;
+  std::optional<double> time_ms_median, time_ms_min;
+  int reps = 0;
+  std::optional<double> gflops, gb_per_s, bandwidth_fraction;
+  std::optional<double> max_relative_error;
+  std::optional<std::string> error;  ///< set: the row has no time
+};
+
+struct MatrixReport {
+  std::string name, source, ordering = "file";
+  std::int64_t rows = 0, cols = 0, nnz = 0;
+  std::int64_t min_row_nnz = 0, max_row_nnz = 0, empty_rows = 0;
+  double mean_row_nnz = 0, variance_row_nnz = 0;
+  std::string row_class;  ///< "regular" / "irregular" (002 §5.3: variance <= 10)
+  std::vector<ResultRow> results;
+};
+
+struct RunInfo {
+  int kokkos_version = 0;
+  std::string execution_space, device, value_type, index_type, clock, cache, traffic_model;
+  int rhs = 1, warmup = 0, min_reps = 0, max_reps = 0;
+  double budget_seconds = 0;
+  std::int64_t triad_bytes = 0;
+  double triad_seconds = 0, triad_gb_per_s = 0;
+};
+
+namespace json {
+inline std::string quote(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+inline std::string number(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+inline std::string number(const std::optional<double>& v) { return v ? number(*v) : "null"; }
+inline std::string text(const std::optional<std::string>& v) { return v ? quote(*v) : "null"; }
+}  // namespace json
+
+/// The whole run as JSON: {"kobalt_bench": {...run info...}, "matrices": [...]}.
+inline void write_json(std::ostream& os, const RunInfo& run, const std::vector<MatrixReport>& ms) {
+  using json::number;
+  using json::quote;
+  os << "{\n  \"kobalt_bench\": {\"version\": 1, \"kokkos_version\": " << run.kokkos_version
+     << ", \"execution_space\": " << quote(run.execution_space)
+     << ", \"device\": " << quote(run.device) << ", \"value_type\": " << quote(run.value_type)
+     << ", \"index_type\": " << quote(run.index_type) << ", \"rhs\": " << run.rhs
+     << ",\n    \"timing\": {\"warmup\": " << run.warmup << ", \"min_reps\": " << run.min_reps
+     << ", \"max_reps\": " << run.max_reps
+     << ", \"budget_seconds\": " << number(run.budget_seconds)
+     << ", \"cache\": " << quote(run.cache) << ", \"clock\": " << quote(run.clock) << "}"
+     << ",\n    \"triad\": {\"bytes\": " << run.triad_bytes
+     << ", \"seconds\": " << number(run.triad_seconds)
+     << ", \"gb_per_s\": " << number(run.triad_gb_per_s) << "}"
+     << ",\n    \"traffic_model\": " << quote(run.traffic_model) << "},\n  \"matrices\": [";
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    const MatrixReport& m = ms[i];
+    os << (i ? "," : "") << "\n    {\"name\": " << quote(m.name) << ", \"source\": " << quote(m.source)
+       << ", \"rows\": " << m.rows << ", \"cols\": " << m.cols << ", \"nnz\": " << m.nnz
+       << ",\n     \"stats\": {\"min_row_nnz\": " << m.min_row_nnz
+       << ", \"max_row_nnz\": " << m.max_row_nnz
+       << ", \"mean_row_nnz\": " << number(m.mean_row_nnz)
+       << ", \"variance_row_nnz\": " << number(m.variance_row_nnz)
+       << ", \"empty_rows\": " << m.empty_rows << ", \"class\": " << quote(m.row_class) << "}"
+       << ",\n     \"ordering\": " << quote(m.ordering) << ",\n     \"results\": [";
+    for (std::size_t j = 0; j < m.results.size(); ++j) {
+      const ResultRow& r = m.results[j];
+      os << (j ? "," : "") << "\n      {\"format\": " << quote(r.format)
+         << ", \"kind\": " << quote(r.kind) << ", \"strategy\": " << quote(r.strategy)
+         << ", \"setup_ms\": " << number(r.setup_ms)
+         << ", \"setup_csr_spmvs\": " << number(r.setup_csr_spmvs)
+         << ", \"storage_bytes\": " << r.storage_bytes
+         << ", \"stored_entries\": " << r.stored_entries
+         << ", \"time_ms_median\": " << number(r.time_ms_median)
+         << ", \"time_ms_min\": " << number(r.time_ms_min) << ", \"reps\": " << r.reps
+         << ", \"gflops\": " << number(r.gflops) << ", \"gb_per_s\": " << number(r.gb_per_s)
+         << ", \"bandwidth_fraction\": " << number(r.bandwidth_fraction)
+         << ", \"max_relative_error\": " << number(r.max_relative_error)
+         << ", \"error\": " << json::text(r.error) << "}";
+    }
+    os << "]}";
+  }
+  os << "\n  ]\n}\n";
+}
+
+inline void print_table_header(std::FILE* out) {
+  std::fprintf(out, "%-28s %10s %11s  %-24s %-26s %9s %10s %9s %8s %6s %9s\n", "matrix", "rows",
+               "nnz", "format", "strategy", "setup_ms", "median_us", "GFLOP/s", "GB/s", "of_bw",
+               "max_err");
+}
+
+inline void print_table_row(std::FILE* out, const MatrixReport& m, const ResultRow& r) {
+  std::fprintf(out, "%-28s %10lld %11lld  %-24s %-26s ", m.name.c_str(), (long long)m.rows,
+               (long long)m.nnz, r.format.c_str(), r.strategy.c_str());
+  if (r.error && !r.time_ms_median) {
+    std::fprintf(out, "%9.3f %s\n", r.setup_ms, r.error->c_str());
+    return;
+  }
+  std::fprintf(out, "%9.3f %10.2f %9.2f %8.1f %5.0f%% %9.2e\n", r.setup_ms,
+               *r.time_ms_median * 1e3, r.gflops.value_or(0), r.gb_per_s.value_or(0),
+               100 * r.bandwidth_fraction.value_or(0), r.max_relative_error.value_or(0));
+}
+
+}  // namespace kobalt::bench
