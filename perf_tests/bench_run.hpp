@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// One kobalt-bench run for one (value, index) type pair: triad probe, then
+// every input with every format and peer. Instantiated once per type pair in
+// run_<value>_<index>.cpp, so the four compile in parallel.
+#pragma once
+
+#include "format_registry.hpp"
+#include "inputs.hpp"
+#include "options.hpp"
+#include "report.hpp"
+#include "timing.hpp"
+#include "triad.hpp"
+#if defined(KOBALT_BENCH_KOKKOSKERNELS)
+#include "peers/kokkos_kernels.hpp"
+#endif
+#if defined(KOBALT_BENCH_CUSPARSE)
+#include "peers/cusparse.hpp"
+#endif
+
+#include <kobalt/kobalt.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace kobalt::bench {
+
+inline const char* traffic_model =
+    "bytes = format storage (values, indices, pointers, padding, permutation) + x read once "
+    "(cols*K*sizeof(value)) + y written once (rows*K*sizeof(value)); beta = 0";
+
+/// y from one apply, compared row by row (and column by column) with the
+/// reference; returns the largest |y - ref| / bound, and whether every entry
+/// is within (n_i + 4) * eps * bound_i.
+template <class View, class Value, class Index>
+std::pair<double, bool> check(const View& y, const std::vector<ReferenceResult>& ref,
+                              const std::vector<std::int64_t>& row_len) {
+  auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  const double eps = std::numeric_limits<Value>::epsilon();
+  double worst = 0;
+  bool ok = true;
+  for (std::size_t j = 0; j < ref.size(); ++j) {
+    for (std::size_t i = 0; i < row_len.size(); ++i) {
+      double got;
+      if constexpr (View::rank == 1) got = yh(i);
+      else got = yh(i, j);
+      const double err = std::abs(got - ref[j].y[i]);
+      const double bound = ref[j].bound[i];
+      worst = std::max(worst, std::isnan(err) ? INFINITY : err / (bound > 0 ? bound : 1.0));
+      ok = ok && err <= (row_len[i] + 4) * eps * bound + std::numeric_limits<Value>::min();
+    }
+  }
+  return {worst, ok};
+}
+
+template <class Value, class Index, class View>
+MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, double triad_gbs,
+                        DeviceClock& clock, const CacheFlusher& flusher) {
+  auto csr = in.csr;
+  MatrixReport m;
+  m.name = in.name;
+  m.source = in.source;
+  if (o.reorder == "rcm") {
+    if (csr.rows() != csr.cols()) throw invalid_parameter("--reorder rcm needs a square matrix");
+    csrk::parameters p;
+    p.k = 2;
+    p.order = csrk::reordering::rcm;
+    csr = to_csr(to_csrk(csr, p).matrix());
+    m.ordering = "rcm";
+  }
+  const auto stats = tuning::analyze(csr);
+  m.rows = csr.rows();
+  m.cols = csr.cols();
+  m.nnz = csr.nnz();
+  m.min_row_nnz = stats.min_row_nnz;
+  m.max_row_nnz = stats.max_row_nnz;
+  m.mean_row_nnz = stats.mean_row_nnz;
+  m.variance_row_nnz = stats.variance_row_nnz;
+  m.empty_rows = stats.empty_rows;
+  m.row_class = stats.regular() ? "regular" : "irregular";
+
+  // Inputs and the reference, once per matrix.
+  const int k = o.rhs;
+  const auto host = to_triplets(csr);
+  std::vector<std::int64_t> row_len(host.rows, 0);
+  for (auto r : host.row) ++row_len[r];
+  View x, y;
+  if constexpr (View::rank == 1) {
+    x = View("x", csr.cols());
+    y = View("y", csr.rows());
+  } else {
+    x = View("x", csr.cols(), k);
+    y = View("y", csr.rows(), k);
+  }
+  auto xh = Kokkos::create_mirror_view(x);
+  std::vector<ReferenceResult> ref;
+  for (int j = 0; j < k; ++j) {
+    std::vector<Value> xj(csr.cols());
+    for (Index c = 0; c < csr.cols(); ++c) {
+      xj[c] = Value(1) + Value((c + 3 * j) % 7) / Value(8);
+      if constexpr (View::rank == 1) xh(c) = xj[c];
+      else xh(c, j) = xj[c];
+    }
+    ref.push_back(reference_spmv(host, 1.0, xj, 0.0, std::vector<Value>(csr.rows(), Value(0))));
+  }
+  Kokkos::deep_copy(x, xh);
+
+  // One CSR SpMV is the unit of setup cost (000 §5.3).
+  double csr_seconds = 0;
+  {
+    auto unit = prepare<View>(FormatSpec::parse("csr:classical"), csr);
+    TimingOptions quick = o.timing;
+    quick.budget_seconds = std::min(quick.budget_seconds, 0.2);
+    csr_seconds = time_runs([&] { unit.apply(x, y); }, quick, clock, flusher).median;
+  }
+
+  const double flops = 2.0 * static_cast<double>(m.nnz) * k;
+  const std::vector<std::string> specs = o.formats.empty() ? default_format_specs() : o.formats;
+  for (const auto& text : specs) {
+    ResultRow r;
+    r.format = text;
+    const FormatSpec spec = FormatSpec::parse(text);
+    r.kind = is_peer(spec.name) ? "peer" : "kobalt";
+    Operator<View> op;
+    try {
+      Kokkos::fence();
+      Kokkos::Timer setup;
+      op = prepare<View>(spec, csr);
+      Kokkos::fence();
+      r.setup_ms = setup.seconds() * 1e3;
+    } catch (const std::exception& e) {
+      r.error = e.what();
+      m.results.push_back(r);
+      continue;
+    }
+    r.strategy = op.strategy;
+    r.storage_bytes = op.bytes;
+    r.stored_entries = op.stored;
+    if (csr_seconds > 0) r.setup_csr_spmvs = r.setup_ms * 1e-3 / csr_seconds;
+    Kokkos::deep_copy(y, std::numeric_limits<Value>::quiet_NaN());
+    op.apply(x, y);
+    Kokkos::fence();
+    const auto [worst, ok] = check<View, Value, Index>(y, ref, row_len);
+    r.max_relative_error = worst;
+    if (!ok) {
+      r.error = "wrong result: max relative error " + std::to_string(worst);
+      m.results.push_back(r);
+      continue;
+    }
+    const Timing t = time_runs([&] { op.apply(x, y); }, o.timing, clock, flusher);
+    r.time_ms_median = t.median * 1e3;
+    r.time_ms_min = t.min * 1e3;
+    r.reps = t.reps;
+    r.gflops = flops / t.median * 1e-9;
+    const double bytes = static_cast<double>(op.bytes) +
+                         sizeof(Value) * k * (static_cast<double>(m.cols) + m.rows);
+    r.gb_per_s = bytes / t.median * 1e-9;
+    if (triad_gbs > 0) r.bandwidth_fraction = *r.gb_per_s / triad_gbs;
+    m.results.push_back(r);
+  }
+  return m;
+}
+
+/// Runs every input; returns 0 when every format ran and was correct.
+template <class Value, class Index>
+int run(const Options& o) {
+  DeviceClock clock;
+  const CacheFlusher flusher(o.timing);
+  std::cerr << "[kobalt-bench] triad probe, 3 x " << (o.triad_bytes >> 20) << " MiB\n";
+  const TriadResult triad = measure_triad(o.triad_bytes, clock);
+  RunInfo info;
+  info.kokkos_version = KOKKOS_VERSION;
+  info.execution_space = Kokkos::DefaultExecutionSpace::name();
+  info.device = device_name();
+  info.value_type = o.value;
+  info.index_type = o.index;
+  info.rhs = o.rhs;
+  info.clock = DeviceClock::name();
+  info.cache = o.timing.cold ? "cold" : "warm";
+  info.warmup = o.timing.warmup;
+  info.min_reps = o.timing.min_reps;
+  info.max_reps = o.timing.max_reps;
+  info.budget_seconds = o.timing.budget_seconds;
+  info.triad_bytes = triad.bytes;
+  info.triad_seconds = triad.seconds;
+  info.triad_gb_per_s = triad.gb_per_s();
+  info.traffic_model = traffic_model;
+  std::printf("# %s on %s, Kokkos %d, %s/%s, %d rhs, %s caches, clock %s, triad %.1f GB/s\n",
+              info.execution_space.c_str(), info.device.c_str(), info.kokkos_version,
+              o.value.c_str(), o.index.c_str(), o.rhs, info.cache.c_str(), info.clock.c_str(),
+              info.triad_gb_per_s);
+  print_table_header(stdout);
+
+  std::vector<MatrixReport> reports;
+  int failures = 0;
+  const auto inputs = expand_inputs(o.inputs);
+  for (std::size_t n = 0; n < inputs.size(); ++n) {
+    std::cerr << "[kobalt-bench] " << n + 1 << "/" << inputs.size() << " " << inputs[n] << "\n";
+    try {
+      Kokkos::Timer load_timer;
+      const Input<Value, Index> in = load_input<Value, Index>(inputs[n]);
+      std::cerr << "[kobalt-bench]   " << in.csr.rows() << " x " << in.csr.cols() << ", "
+                << in.csr.nnz() << " entries, loaded in " << load_timer.seconds() << " s\n";
+      MatrixReport m =
+          o.rhs == 1
+              ? run_matrix<Value, Index, Kokkos::View<Value*>>(o, in, triad.gb_per_s(), clock, flusher)
+              : run_matrix<Value, Index, Kokkos::View<Value**, Kokkos::LayoutLeft>>(
+                    o, in, triad.gb_per_s(), clock, flusher);
+      for (const auto& r : m.results) {
+        print_table_row(stdout, m, r);
+        if (r.error) ++failures;
+      }
+      std::fflush(stdout);
+      reports.push_back(std::move(m));
+    } catch (const std::exception& e) {
+      std::cerr << "kobalt-bench: " << inputs[n] << ": " << e.what() << "\n";
+      ++failures;
+    }
+    if (!o.json.empty()) {
+      std::ofstream out(o.json);
+      write_json(out, info, reports);
+      if (!out) std::cerr << "kobalt-bench: cannot write " << o.json << "\n";
+    }
+  }
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace kobalt::bench
+
+
+namespace kobalt::bench {
+extern template int run<double, std::int32_t>(const Options&);
+extern template int run<double, std::int64_t>(const Options&);
+extern template int run<float, std::int32_t>(const Options&);
+extern template int run<float, std::int64_t>(const Options&);
+}  // namespace kobalt::bench

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The generators' engine, run entirely on the device: row lengths -> scan ->
+// row pointer, then every row's entries written in parallel; plus the sorted
+// random samples that give "K distinct random columns" already sorted, so no
+// generator sorts or deduplicates anything.
+//
+// Sorted samples (order statistics by exponential spacings): with m + 1
+// i.i.d. exponential gaps g_0..g_m and S_j = g_0 + ... + g_j, the ratios
+// S_j / S_m (j < m) are distributed as the m sorted values of m i.i.d.
+// uniforms on (0, 1) (Devroye, Non-Uniform Random Variate Generation, 1986,
+// ch. V.2). The gaps come from the counter hash of (seed, row, j) in fixed
+// point and are summed by one integer prefix scan over all rows, which is
+// exact and so independent of the scan's association order. A sorted
+// multiset v_0 <= ... <= v_{m-1} in [0, n - m] becomes m distinct sorted
+// columns c_j = v_j + j in [0, n): sorted and duplicate-free by construction.
+//
+// Mapping of every per-row kernel (row_items): league entry -> a chunk of
+// rows; team thread -> one row; vector lane -> that row's entries (lanes per
+// row = the largest power of two <= the mean work per row, at most a warp;
+// team size and rows per team from tuning::select_row_policy, the library's
+// row-kernel policy).
+#pragma once
+
+#include "counter_hash.hpp"
+
+#include <kobalt/formats/csr_arrays.hpp>
+#include <kobalt/formats/storage_limit.hpp>
+#include <kobalt/tuning/select.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace kobalt::bench::gen {
+
+/// Size of a generated matrix, known on the host before anything is built.
+struct Shape {
+  std::int64_t rows = 0, cols = 0, nnz = 0;
+};
+
+template <class Device>
+using int64_view = Kokkos::View<std::int64_t*, Device>;
+
+template <class ExecutionSpace, class Body>
+struct RowItems {
+  using policy = Kokkos::TeamPolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
+  using member = typename policy::member_type;
+  Body body;
+  std::int64_t rows, rows_per_team;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
+    const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * rows_per_team;
+    const std::int64_t last = first + rows_per_team < rows ? first + rows_per_team : rows;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::int64_t i) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, body.work(i)),
+                           [&](const std::int64_t k) { body(i, k); });
+    });
+  }
+};
+
+/// body(i, k) for every row i in [0, rows) and k in [0, body.work(i)).
+/// mean_work (work per row on average) sets the lanes per row.
+template <class ExecutionSpace, class Body>
+void row_items(const std::string& label, std::int64_t rows, std::int64_t mean_work,
+               const Body& body) {
+  if (rows <= 0) return;
+  const SpmvPolicy p = tuning::select_row_policy<ExecutionSpace>(tuning::floor_pow2_capped(
+      mean_work > 1 ? mean_work : 1, arch::warp_size<ExecutionSpace>));
+  const std::int64_t league = (rows + p.rows_per_team - 1) / p.rows_per_team;
+  typename RowItems<ExecutionSpace, Body>::policy policy(static_cast<int>(league), p.team_size,
+                                                          p.vector_length);
+  Kokkos::parallel_for(label, policy, RowItems<ExecutionSpace, Body>{body, rows, p.rows_per_team});
+}
+
+/// v(i) <- v(0) + ... + v(i - 1) for i in [0, n), in place (integer: exact).
+template <class ExecutionSpace, class View>
+void exclusive_scan(const View& v, std::int64_t n, const std::string& label) {
+  using T = typename View::non_const_value_type;
+  Kokkos::parallel_scan(label, Kokkos::RangePolicy<ExecutionSpace>(0, n),
+                        KOKKOS_LAMBDA(const std::int64_t i, T& partial, const bool final) {
+                          const T x = v(i);
+                          if (final) v(i) = partial;
+                          partial += x;
+                        });
+}
+
+/// One element of a device view, copied to the host.
+template <class View>
+typename View::non_const_value_type read_back(const View& v, std::int64_t i) {
+  typename View::non_const_value_type x{};
+  Kokkos::deep_copy(x, Kokkos::subview(v, i));
+  return x;
+}
+
+/// Sorted random samples of every row: row i owns samples(i) + 1 gaps
+/// (none when samples(i) == 0) starting at base(i) of the scanned prefix.
+template <class Device>
+struct SortedSamples {
+  int64_view<Device> base, prefix;
+
+  /// The j-th smallest (j < m) of row i's m sorted uniforms in [0, 1];
+  /// m must be the samples(i) the table was built with.
+  KOKKOS_INLINE_FUNCTION double uniform(std::int64_t i, std::int64_t j, std::int64_t m) const {
+    const std::int64_t b = base(i), p0 = prefix(b);
+    const std::int64_t total = prefix(b + m + 1) - p0;
+    if (total <= 0) return 0.0;  // every gap 0: probability 2^-53 per gap
+    return static_cast<double>(prefix(b + j + 1) - p0) / static_cast<double>(total);
+  }
+
+  /// The j-th smallest (j < m) of m distinct sorted integers in [0, n) drawn
+  /// for row i (m <= n): the multiset floor(u_j (n - m + 1)) plus j.
+  KOKKOS_INLINE_FUNCTION std::int64_t distinct(std::int64_t i, std::int64_t j, std::int64_t m,
+                                               std::int64_t n) const {
+    const std::int64_t span = n - m;
+    std::int64_t v = static_cast<std::int64_t>(uniform(i, j, m) * static_cast<double>(span + 1));
+    if (v > span) v = span;
+    return v + j;
+  }
+};
+
+template <class Device, class Model>
+struct GapBody {
+  int64_view<Device> base, prefix;
+  Model model;
+  std::uint64_t seed, stream;
+  KOKKOS_INLINE_FUNCTION std::int64_t work(std::int64_t i) const { return base(i + 1) - base(i); }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t k) const {
+    prefix(base(i) + k) = exponential_gap(
+        hash(seed, stream, static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(k)));
+  }
+};
+
+/// Builds the sorted samples of rows [0, rows): model.samples(i) per row,
+/// gaps keyed by (seed, stream, i, k). Temporary storage: (rows + 1) +
+/// (sum of samples + rows + 1) int64.
+template <class Device, class Model>
+SortedSamples<Device> make_sorted_samples(const Model& model, std::int64_t rows,
+                                          std::uint64_t seed, std::uint64_t stream,
+                                          std::int64_t mean_work) {
+  using exec = typename Device::execution_space;
+  SortedSamples<Device> s;
+  s.base = int64_view<Device>("kobalt::bench::samples::base", rows + 1);
+  const auto base = s.base;
+  Kokkos::parallel_for(
+      "kobalt::bench::samples::count", Kokkos::RangePolicy<exec>(0, rows),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int64_t m = model.samples(i);
+        base(i + 1) = m > 0 ? m + 1 : 0;
+      });
+  kobalt::detail::scan_row_ptr<exec>(base, rows, "kobalt::bench::samples::base_scan");
+  const std::int64_t total = read_back(base, rows);
+  s.prefix = int64_view<Device>(compat::uninitialized("kobalt::bench::samples::prefix"), total + 1);
+  row_items<exec>("kobalt::bench::samples::gaps", rows, mean_work,
+                  GapBody<Device, Model>{base, s.prefix, model, seed, stream});
+  Kokkos::deep_copy(Kokkos::subview(s.prefix, total), std::int64_t(0));
+  exclusive_scan<exec>(s.prefix, total + 1, "kobalt::bench::samples::prefix_scan");
+  return s;
+}
+
+/// Writes entry `pos` of row i of the Csr under construction.
+template <class IndexView, class ValueView>
+struct RowWriter {
+  using index_type = typename IndexView::non_const_value_type;
+  using value_type = typename ValueView::non_const_value_type;
+  IndexView row_ptr, col;
+  ValueView val;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t pos, std::int64_t c,
+                                         double v) const {
+    const std::int64_t at = static_cast<std::int64_t>(row_ptr(i)) + pos;
+    col(at) = static_cast<index_type>(c);
+    val(at) = static_cast<value_type>(v);
+  }
+};
+
+template <class Model, class Writer>
+struct FillBody {
+  Model model;
+  Writer out;
+  KOKKOS_INLINE_FUNCTION std::int64_t length(std::int64_t i) const {
+    return static_cast<std::int64_t>(out.row_ptr(i + 1) - out.row_ptr(i));
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t work(std::int64_t i) const {
+    return model.work(i, length(i));
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t k) const {
+    model.fill(i, k, length(i), out);
+  }
+};
+
+/// Throws index_overflow when rows, cols or nnz do not fit Index and
+/// format_too_large when the Csr plus `temp_bytes` exceed max_bytes (0 = the
+/// device's memory); called before anything is allocated.
+template <class Value, class Index, class Device>
+void check_generated_size(const std::string& what, const Shape& s, std::uint64_t temp_bytes,
+                          std::uint64_t max_bytes) {
+  checked_index<Index>(static_cast<std::uint64_t>(s.rows), (what + ": rows").c_str());
+  checked_index<Index>(static_cast<std::uint64_t>(s.cols), (what + ": cols").c_str());
+  checked_index<Index>(static_cast<std::uint64_t>(s.nnz), (what + ": nnz").c_str());
+  check_storage<typename Device::memory_space>(
+      what,
+      static_cast<std::uint64_t>(s.nnz) * (sizeof(Index) + sizeof(Value)) +
+          (static_cast<std::uint64_t>(s.rows) + 1) * sizeof(Index) + temp_bytes,
+      max_bytes);
+}
+
+/// Builds the Csr of a row model: row_ptr from model.length(i) by a scan,
+/// then model.fill(i, k, length, writer) for k in [0, model.work(i, length)).
+/// The model's rows must be sorted and duplicate-free by construction; the
+/// scanned nnz must equal shape.nnz (the closed form the caller checked).
+/// mean_work is the model's work per row on average (sets the lanes per row).
+/// Model interface (all KOKKOS_INLINE_FUNCTION, const):
+///   std::int64_t length(i); std::int64_t work(i, length);
+///   template <class W> void fill(i, k, length, const W& w)  -> w(i, pos, col, value)
+template <class Value, class Index, class Device, class Model>
+Csr<Value, Index, Device> build_csr(const Model& model, const Shape& shape, std::int64_t mean_work,
+                                    const std::string& what, std::uint64_t max_bytes) {
+  using exec = typename Device::execution_space;
+  auto arrays = kobalt::detail::CsrArrays<Value, Index, Device>::allocate(shape.rows, shape.nnz,
+                                                                          max_bytes);
+  const auto row_ptr = arrays.row_ptr;
+  Kokkos::parallel_for(
+      "kobalt::bench::generate::lengths", Kokkos::RangePolicy<exec>(0, shape.rows),
+      KOKKOS_LAMBDA(const std::int64_t i) { row_ptr(i + 1) = static_cast<Index>(model.length(i)); });
+  kobalt::detail::scan_row_ptr<exec>(row_ptr, shape.rows, "kobalt::bench::generate::row_ptr");
+  const std::int64_t scanned = static_cast<std::int64_t>(read_back(row_ptr, shape.rows));
+  if (scanned != shape.nnz)
+    throw std::logic_error(what + ": row lengths sum to " + std::to_string(scanned) +
+                           ", the closed form gives " + std::to_string(shape.nnz));
+  using writer = RowWriter<typename Csr<Value, Index, Device>::index_view,
+                           typename Csr<Value, Index, Device>::value_view>;
+  row_items<exec>("kobalt::bench::generate::fill", shape.rows, mean_work,
+                  FillBody<Model, writer>{model, writer{row_ptr, arrays.col, arrays.val}});
+  return arrays.finish(static_cast<Index>(shape.rows), static_cast<Index>(shape.cols));
+}
+
+}  // namespace kobalt::bench::gen
