@@ -4,7 +4,7 @@
 #pragma once
 
 #include "device_info.hpp"
-#include "generators/laplacian.hpp"
+#include "generators/generators.hpp"
 
 #include <kobalt/kobalt.hpp>
 
@@ -21,10 +21,6 @@ struct Input {
   std::string name, source;
   Csr<Value, Index, default_device> csr;
 };
-
-inline std::string generator_help() {
-  return "                           lap2d:N (5-point, N x N grid), lap3d:N (7-point, N^3)\n";
-}
 
 /// Files and generator specs, directories expanded in name order.
 inline std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
@@ -64,12 +60,11 @@ Input<Value, Index> load_input(const std::string& input) {
     in.csr = make_csr(read_matrix_market<Value, Index>(input));
     return in;
   }
-  for (const auto& [prefix, dims] : {std::pair<std::string, int>{"lap2d:", 2}, {"lap3d:", 3}}) {
-    if (input.rfind(prefix, 0) == 0) {
-      in.name = input;
-      in.csr = make_csr(laplacian<Value, Index>(dims, std::stoll(input.substr(prefix.size()))));
-      return in;
-    }
+  if (is_generator_spec(input)) {
+    const GeneratorSpec spec = parse_generator(input);
+    in.name = to_string(spec);
+    in.csr = generate<Value, Index, default_device>(spec);
+    return in;
   }
   throw std::invalid_argument("'" + input + "' is neither a file nor a known generator");
 }
