@@ -23,6 +23,7 @@ enum stream : std::uint64_t {
   stream_permute = 3,    // row permutations (zipf ranks)
   stream_rmat_rows = 4,  // R-MAT row order statistics, keyed by (0, edge)
   stream_rmat_cols = 5,  // R-MAT column order statistics, keyed by (row, k)
+  stream_dither = 16,    // added to a gap stream: the sub-unit dither of its samples
 };
 
 /// SplitMix64's finaliser (Steele, Lea and Flood, OOPSLA 2014): a bijection
@@ -76,31 +77,39 @@ KOKKOS_INLINE_FUNCTION int floor_log2(std::uint64_t x) {
   return e;
 }
 
-/// Fraction bits of the fixed-point logarithm in exponential_gap.
-inline constexpr int gap_fraction_bits = 20;
+/// Fraction bits of the fixed-point logarithm in exponential_gap: gaps are
+/// exponential to a relative resolution of 2^-16; the sub-unit dither of
+/// SortedSamples restores full double resolution to the sample positions.
+inline constexpr int gap_fraction_bits = 16;
 
 /// An exponentially distributed gap from a hash word, in fixed point:
-/// -log2(u) * 2^20 for u = m / 2^53, m = (h >> 11) + 1 in [1, 2^53], so the
-/// result lies in [0, 53 * 2^20]. The fraction of log2(m) comes from 20 exact
-/// integer squarings of the mantissa (the classic bit-by-bit logarithm), so
-/// the value is the same on every backend. The scale (log2, not ln) does not
-/// matter: gaps are only ever used as ratios of their sums.
+/// 1 + floor(-log2(u) 2^16) for u = m / 2^53, m = (h >> 11) + 1 in
+/// [1, 2^53], so the result lies in [1, 53 2^16 + 1] (never 0: consecutive
+/// prefix sums differ by at least one unit, which the dither relies on).
+/// The fraction of log2(m) comes from exact integer squarings of the
+/// mantissa (the classic bit-by-bit logarithm, branch-free), so the value is
+/// the same on every backend. The scale (log2, not ln) does not matter:
+/// gaps are only used as ratios of their sums.
 KOKKOS_INLINE_FUNCTION std::int64_t exponential_gap(std::uint64_t h) {
   const std::uint64_t m = (h >> 11) + 1;
   const int e = floor_log2(m);
   // Mantissa in Q31: y / 2^31 in [1, 2).
   std::uint64_t y = e >= 31 ? m >> (e - 31) : m << (31 - e);
-  std::int64_t fraction = 0;
+  std::uint64_t fraction = 0;
   for (int bit = 0; bit < gap_fraction_bits; ++bit) {
-    y = (y * y) >> 31;  // y < 2^32, so y * y < 2^64; y^2 in Q31, in [1, 4)
-    fraction <<= 1;
-    if (y >= (std::uint64_t(1) << 32)) {
-      y >>= 1;
-      fraction |= 1;
-    }
+    y = (y * y) >> 31;                // y < 2^32, so y * y < 2^64; y^2 in Q31, in [1, 4)
+    const std::uint64_t two = y >> 32;  // 1 when y^2 >= 2
+    y >>= two;
+    fraction = (fraction << 1) | two;
   }
-  const std::int64_t log2_m = (static_cast<std::int64_t>(e) << gap_fraction_bits) | fraction;
-  return (std::int64_t(53) << gap_fraction_bits) - log2_m;
+  const std::int64_t log2_m =
+      (static_cast<std::int64_t>(e) << gap_fraction_bits) | static_cast<std::int64_t>(fraction);
+  return (std::int64_t(53) << gap_fraction_bits) - log2_m + 1;
+}
+
+/// A uniform double in [0, 1) with 53 random bits (exact: an integer times 2^-53).
+KOKKOS_INLINE_FUNCTION double unit_interval(std::uint64_t h) {
+  return static_cast<double>(h >> 11) * 0x1p-53;
 }
 
 /// A keyed pseudo-random permutation of [0, n): a bijective mix of

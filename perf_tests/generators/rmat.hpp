@@ -47,6 +47,9 @@ struct RmatLevels {
   }
 
   /// One level: the bit and u rescaled to [0, 1) within the chosen part.
+  /// (A branch-free select measured no faster on the host: the cost is the
+  /// dependent multiply chain, 21 levels for SCALE 21; with sorted u, as for
+  /// the rows, the branch predicts well.)
   KOKKOS_INLINE_FUNCTION static std::int64_t step(double& u, double q, double inv0, double inv1) {
     constexpr double below_one = 0x1.fffffffffffffp-1;
     std::int64_t bit = 0;
@@ -133,10 +136,11 @@ struct RmatFill {
 
 }  // namespace detail
 
-/// The R-MAT Csr (see the file comment). Temporary device storage of about
-/// 25 E bytes plus 16 (2^SCALE) is checked with the Csr before any
-/// allocation; nnz (after merging duplicates) is checked against Index
-/// before the Csr's arrays are allocated.
+/// The R-MAT Csr (see the file comment). Temporary device storage of at
+/// most (16 + sizeof(Index)) E + 24 (2^SCALE) bytes, plus the Csr bounded by
+/// E entries, is checked before any allocation; nnz (after merging
+/// duplicates) is checked against Index before the Csr's arrays are
+/// allocated.
 template <class Value, class Index, class Device>
 Csr<Value, Index, Device> generate_rmat(const spec::rmat& g, const std::string& what,
                                         std::uint64_t max_bytes) {
@@ -153,9 +157,11 @@ Csr<Value, Index, Device> generate_rmat(const spec::rmat& g, const std::string& 
   check_storage<typename Device::memory_space>(
       what, temp + static_cast<std::uint64_t>(edges) * (sizeof(Index) + sizeof(Value)), max_bytes);
 
-  // 1. Rows: E sorted uniforms from E + 1 gaps, mapped through the row CDF;
-  //    start(r) = first edge of row r, found at the places the row changes.
+  // 1. Rows: E sorted uniforms from E + 1 gaps (dithered as in
+  //    SortedSamples), mapped through the row CDF; start(r) = first edge of
+  //    row r, found where the row changes.
   int64_view<Device> start("kobalt::bench::rmat::start", rows + 1);
+  index_view cols(compat::uninitialized("kobalt::bench::rmat::cols"), edges);
   {
     int64_view<Device> prefix(compat::uninitialized("kobalt::bench::rmat::row_prefix"), edges + 2);
     const std::uint64_t seed = g.seed;
@@ -167,21 +173,26 @@ Csr<Value, Index, Device> generate_rmat(const spec::rmat& g, const std::string& 
     Kokkos::deep_copy(Kokkos::subview(prefix, edges + 1), std::int64_t(0));
     exclusive_scan<exec>(prefix, edges + 2, "kobalt::bench::rmat::row_scan");
     const std::int64_t total = read_back(prefix, edges + 1);
-    const double scale_u = total > 0 ? 1.0 / static_cast<double>(total) : 0.0;
+    const double scale_u = 1.0 / static_cast<double>(total);  // total >= E + 1: gaps >= 1
+    // Rows, sorted, into `cols` (reused for the columns below).
     Kokkos::parallel_for(
-        "kobalt::bench::rmat::row_starts", Kokkos::RangePolicy<exec>(0, edges + 1),
+        "kobalt::bench::rmat::rows", Kokkos::RangePolicy<exec>(0, edges),
         KOKKOS_LAMBDA(const std::int64_t e) {
-          auto row_of = [&](std::int64_t x) {
-            return levels.row(static_cast<double>(prefix(x + 1)) * scale_u);
-          };
-          const std::int64_t previous = e == 0 ? -1 : row_of(e - 1);
-          const std::int64_t current = e == edges ? rows : row_of(e);
-          for (std::int64_t r = previous + 1; r <= current; ++r) start(r) = e;
+          const double dither = unit_interval(
+              hash(seed, stream_rmat_rows + stream_dither, 0, static_cast<std::uint64_t>(e)));
+          cols(e) = static_cast<Index>(
+              levels.row((static_cast<double>(prefix(e + 1)) + dither) * scale_u));
         });
   }
+  Kokkos::parallel_for(
+      "kobalt::bench::rmat::row_starts", Kokkos::RangePolicy<exec>(0, edges + 1),
+      KOKKOS_LAMBDA(const std::int64_t e) {
+        const std::int64_t previous = e == 0 ? -1 : static_cast<std::int64_t>(cols(e - 1));
+        const std::int64_t current = e == edges ? rows : static_cast<std::int64_t>(cols(e));
+        for (std::int64_t r = previous + 1; r <= current; ++r) start(r) = e;
+      });
 
   // 2. Columns of every row, sorted, from per-row sorted uniforms.
-  index_view cols(compat::uninitialized("kobalt::bench::rmat::cols"), edges);
   {
     const auto sampler = make_sorted_samples<Device>(detail::RmatRowEdges<Device>{start}, rows,
                                                      g.seed, stream_rmat_cols, g.edge_factor);

@@ -13,12 +13,19 @@
 // exact and so independent of the scan's association order. A sorted
 // multiset v_0 <= ... <= v_{m-1} in [0, n - m] becomes m distinct sorted
 // columns c_j = v_j + j in [0, n): sorted and duplicate-free by construction.
+// Against a uniform m-subset of [0, n) the one difference is that ties
+// v_j = v_{j+1}, i.e. adjacent columns c and c + 1, are half as frequent
+// (multinomial rather than uniform weight on multisets: m (m - 1) / 2n
+// adjacent pairs per row instead of m (m - 1) / n); every larger gap has the
+// uniform law up to O(1/n). For SpMV traffic this is immaterial, and it buys
+// exact counts with no sort, no rejection and no per-row sequential loop.
 //
 // Mapping of every per-row kernel (row_items): league entry -> a chunk of
 // rows; team thread -> one row; vector lane -> that row's entries (lanes per
 // row = the largest power of two <= the mean work per row, at most a warp;
 // team size and rows per team from tuning::select_row_policy, the library's
-// row-kernel policy).
+// row-kernel policy). Rows longer than long_row_items go to a second launch:
+// league entry -> a chunk of one long row's items, team thread -> an item.
 #pragma once
 
 #include "counter_hash.hpp"
@@ -41,6 +48,14 @@ struct Shape {
 template <class Device>
 using int64_view = Kokkos::View<std::int64_t*, Device>;
 
+// Rows with more work items than this go to the chunked kernel, so one
+// very long row (arrow's first row, zipf's top ranks, R-MAT hubs) is spread
+// over many teams instead of one team's lanes; not yet measured (a first cut:
+// at 2^16 items a row's lanes still loop a few thousand times).
+inline constexpr std::int64_t long_row_items = std::int64_t(1) << 16;
+// Items per league entry of the chunked kernel; not yet measured.
+inline constexpr std::int64_t long_row_chunk = std::int64_t(1) << 12;
+
 template <class ExecutionSpace, class Body>
 struct RowItems {
   using policy = Kokkos::TeamPolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
@@ -52,14 +67,45 @@ struct RowItems {
     const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * rows_per_team;
     const std::int64_t last = first + rows_per_team < rows ? first + rows_per_team : rows;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::int64_t i) {
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, body.work(i)),
+      const std::int64_t n = body.work(i);
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, n > long_row_items ? 0 : n),
                            [&](const std::int64_t k) { body(i, k); });
     });
   }
 };
 
+/// League entry c -> chunk c of the long rows: long row j owns chunks
+/// [chunk_start(j), chunk_start(j + 1)); team threads share the chunk's items.
+template <class ExecutionSpace, class Body>
+struct LongRowChunks {
+  using policy = Kokkos::TeamPolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
+  using member = typename policy::member_type;
+  Body body;
+  Kokkos::View<std::int64_t*, typename ExecutionSpace::memory_space> row, chunk_start;
+  std::int64_t long_rows;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
+    const std::int64_t c = team.league_rank();
+    std::int64_t lo = 0, hi = long_rows - 1;  // last j with chunk_start(j) <= c
+    while (lo < hi) {
+      const std::int64_t mid = (lo + hi + 1) / 2;
+      if (chunk_start(mid) <= c)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    const std::int64_t i = row(lo), first = (c - chunk_start(lo)) * long_row_chunk;
+    const std::int64_t n = body.work(i);
+    const std::int64_t last = first + long_row_chunk < n ? first + long_row_chunk : n;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last),
+                         [&](const std::int64_t k) { body(i, k); });
+  }
+};
+
 /// body(i, k) for every row i in [0, rows) and k in [0, body.work(i)).
-/// mean_work (work per row on average) sets the lanes per row.
+/// mean_work (work per row on average) sets the lanes per row. Rows with
+/// more than long_row_items items run in chunks of long_row_chunk, one per
+/// league entry (a second launch over the few long rows).
 template <class ExecutionSpace, class Body>
 void row_items(const std::string& label, std::int64_t rows, std::int64_t mean_work,
                const Body& body) {
@@ -70,6 +116,41 @@ void row_items(const std::string& label, std::int64_t rows, std::int64_t mean_wo
   typename RowItems<ExecutionSpace, Body>::policy policy(static_cast<int>(league), p.team_size,
                                                           p.vector_length);
   Kokkos::parallel_for(label, policy, RowItems<ExecutionSpace, Body>{body, rows, p.rows_per_team});
+
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
+  std::int64_t long_rows = 0;
+  Kokkos::parallel_reduce(
+      label + "::count_long", range(0, rows),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& n) { n += body.work(i) > long_row_items; },
+      long_rows);
+  if (long_rows == 0) return;
+  using view = Kokkos::View<std::int64_t*, typename ExecutionSpace::memory_space>;
+  view row(compat::uninitialized(label + "::long_rows"), long_rows);
+  view chunk_start(compat::uninitialized(label + "::long_chunks"), long_rows + 1);
+  std::int64_t chunks = 0;
+  Kokkos::parallel_scan(
+      label + "::long_rows", range(0, rows),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& j, const bool final) {
+        const std::int64_t n = body.work(i);
+        if (n <= long_row_items) return;
+        if (final) {
+          row(j) = i;
+          chunk_start(j + 1) = (n + long_row_chunk - 1) / long_row_chunk;
+        }
+        ++j;
+      });
+  Kokkos::deep_copy(Kokkos::subview(chunk_start, 0), std::int64_t(0));
+  Kokkos::parallel_scan(
+      label + "::long_chunks", range(0, long_rows + 1),
+      KOKKOS_LAMBDA(const std::int64_t j, std::int64_t& partial, const bool final) {
+        partial += chunk_start(j);
+        if (final) chunk_start(j) = partial;
+      },
+      chunks);
+  typename LongRowChunks<ExecutionSpace, Body>::policy chunk_policy(static_cast<int>(chunks),
+                                                                    Kokkos::AUTO);
+  Kokkos::parallel_for(label + "::long", chunk_policy,
+                       LongRowChunks<ExecutionSpace, Body>{body, row, chunk_start, long_rows});
 }
 
 /// v(i) <- v(0) + ... + v(i - 1) for i in [0, n), in place (integer: exact).
@@ -94,17 +175,23 @@ typename View::non_const_value_type read_back(const View& v, std::int64_t i) {
 
 /// Sorted random samples of every row: row i owns samples(i) + 1 gaps
 /// (none when samples(i) == 0) starting at base(i) of the scanned prefix.
+/// A sample's position S_j (an integer: gaps are whole units of 2^-16) gets
+/// a dither in [0, 1) of a unit from its own hash, so positions have full
+/// double resolution; since every gap is >= 1 unit, dithered positions keep
+/// their order.
 template <class Device>
 struct SortedSamples {
   int64_view<Device> base, prefix;
+  std::uint64_t seed = 0, dither_stream = 0;
 
-  /// The j-th smallest (j < m) of row i's m sorted uniforms in [0, 1];
+  /// The j-th smallest (j < m) of row i's m sorted uniforms in [0, 1);
   /// m must be the samples(i) the table was built with.
   KOKKOS_INLINE_FUNCTION double uniform(std::int64_t i, std::int64_t j, std::int64_t m) const {
     const std::int64_t b = base(i), p0 = prefix(b);
-    const std::int64_t total = prefix(b + m + 1) - p0;
-    if (total <= 0) return 0.0;  // every gap 0: probability 2^-53 per gap
-    return static_cast<double>(prefix(b + j + 1) - p0) / static_cast<double>(total);
+    const double dither = unit_interval(hash(seed, dither_stream, static_cast<std::uint64_t>(i),
+                                             static_cast<std::uint64_t>(j)));
+    return (static_cast<double>(prefix(b + j + 1) - p0) + dither) /
+           static_cast<double>(prefix(b + m + 1) - p0);
   }
 
   /// The j-th smallest (j < m) of m distinct sorted integers in [0, n) drawn
@@ -131,14 +218,17 @@ struct GapBody {
 };
 
 /// Builds the sorted samples of rows [0, rows): model.samples(i) per row,
-/// gaps keyed by (seed, stream, i, k). Temporary storage: (rows + 1) +
-/// (sum of samples + rows + 1) int64.
+/// gaps keyed by (seed, stream, i, k), dithers by (seed, stream +
+/// stream_dither, i, k). Temporary storage: (rows + 1) + (sum of samples +
+/// rows + 1) int64.
 template <class Device, class Model>
 SortedSamples<Device> make_sorted_samples(const Model& model, std::int64_t rows,
                                           std::uint64_t seed, std::uint64_t stream,
                                           std::int64_t mean_work) {
   using exec = typename Device::execution_space;
   SortedSamples<Device> s;
+  s.seed = seed;
+  s.dither_stream = stream + stream_dither;
   s.base = int64_view<Device>("kobalt::bench::samples::base", rows + 1);
   const auto base = s.base;
   Kokkos::parallel_for(

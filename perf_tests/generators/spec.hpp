@@ -228,6 +228,10 @@ inline GeneratorSpec parse_generator(const std::string& text) {
   auto mul = [&](std::int64_t x, std::int64_t y, const char* what) {
     return detail::checked_mul(x, y, text, what);
   };
+  auto add = [&](std::int64_t x, std::int64_t y, const char* what) {  // x, y >= 0
+    if (x > std::numeric_limits<std::int64_t>::max() - y) bad_spec(text, std::string(what) + " exceeds 2^63 - 1");
+    return x + y;
+  };
 
   if (name == "lap2d" || name == "lap3d" || name == "stencil27" || name == "arrow") {
     arity((name + ":N").c_str(), 1, 0);
@@ -248,7 +252,8 @@ inline GeneratorSpec parse_generator(const std::string& text) {
   if (name == "fem") {
     arity("fem:N,B,W", 3, 0);
     spec::fem f{integer(0, "N", 1), integer(1, "B", 1), integer(2, "W", 0)};
-    const std::int64_t coupled = f.bandwidth < f.blocks ? 2 * f.bandwidth + 1 : f.blocks;
+    // Block columns per block row, at most: min(2W + 1, N).
+    const std::int64_t coupled = f.bandwidth >= (f.blocks - 1) / 2 ? f.blocks : 2 * f.bandwidth + 1;
     mul(mul(mul(f.blocks, f.block_size, "nnz"), f.block_size, "nnz"), coupled, "nnz");
     return f;
   }
@@ -256,7 +261,7 @@ inline GeneratorSpec parse_generator(const std::string& text) {
     arity("uniform:N,K[,seed]", 2, 1);
     spec::uniform u{integer(0, "N", 1), integer(1, "K", 1), seed(2)};
     if (u.per_row > u.n) bad_spec(text, "K must be at most N (distinct columns)");
-    mul(u.n, u.per_row + 1, "nnz");
+    add(mul(u.n, u.per_row, "nnz"), u.n, "nnz + N");  // samples + gaps
     return u;
   }
   if (name == "tall" || name == "wide") {
@@ -265,7 +270,7 @@ inline GeneratorSpec parse_generator(const std::string& text) {
     if (name == "tall" && m <= n) bad_spec(text, "tall needs M > N (use wide or uniform)");
     if (name == "wide" && m >= n) bad_spec(text, "wide needs M < N (use tall or uniform)");
     if (k > n) bad_spec(text, "K must be at most N (distinct columns)");
-    mul(m, k + 1, "nnz");
+    add(mul(m, k, "nnz"), m, "nnz + M");
     if (name == "tall") return spec::tall{m, n, k, seed(3)};
     return spec::wide{m, n, k, seed(3)};
   }
@@ -279,7 +284,7 @@ inline GeneratorSpec parse_generator(const std::string& text) {
     if (!(z.mean > 0) || z.mean > static_cast<double>(z.n))
       bad_spec(text, "MEAN must lie in (0, N]");
     if (z.exponent < 0 || z.exponent > 16) bad_spec(text, "s must lie in [0, 16]");
-    mul(z.n, static_cast<std::int64_t>(z.mean) + 2, "nnz");
+    if ((z.mean + 2) * static_cast<double>(z.n) > 9e18) bad_spec(text, "N * (MEAN + 2) exceeds 9e18");
     return z;
   }
   if (name == "rmat") {
@@ -299,7 +304,8 @@ inline GeneratorSpec parse_generator(const std::string& text) {
     if (r.a < 0 || r.b < 0 || r.c < 0 || r.a + r.b + r.c > 1 || !(r.a + r.b > 0) ||
         !(r.a + r.b < 1))
       bad_spec(text, "need a, b, c >= 0 with a + b + c <= 1 and 0 < a + b < 1 (d = 1 - a - b - c)");
-    mul(std::int64_t(1) << r.scale, r.edge_factor + 2, "edges");
+    const std::int64_t rows = std::int64_t(1) << r.scale;
+    add(mul(rows, r.edge_factor, "edges"), 2 * rows + 2, "edges + 2^(SCALE+1)");
     return r;
   }
   if (name == "circuit") {

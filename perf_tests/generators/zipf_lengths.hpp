@@ -120,7 +120,7 @@ struct ZipfLengths {
 
 template <class Device>
 ZipfLengths<Device> to_device(const ZipfPlan& p) {
-  auto copy = [](const std::vector<std::int64_t>& v, const char* label) {
+  auto copy = [](const std::vector<std::int64_t>& v, const std::string& label) {
     Kokkos::View<std::int64_t*, Device> d(label, v.size());
     Kokkos::deep_copy(d, Kokkos::View<const std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
                              v.data(), v.size()));
