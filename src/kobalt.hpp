@@ -21,3 +21,4 @@
 #include "formats/triplets.hpp"
 #include "kernels/reference.hpp"
 #include "kernels/spmv.hpp"
+#include "tuning/stats.hpp"
