@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace kobalt::detail {
 
@@ -20,6 +21,16 @@ KOKKOS_INLINE_FUNCTION void store_row(YRef&& y_i, Scalar alpha, Scalar sum, Scal
     (void)beta;
     y_i = alpha * sum;
   }
+}
+
+/// Calls launch(std::bool_constant<beta != 0>{}): the kernels' one
+/// compile-time switch on beta, picked at run time.
+template <class Scalar, class Launch>
+void dispatch_beta(Scalar beta, Launch&& launch) {
+  if (beta == Scalar(0))
+    launch(std::false_type{});
+  else
+    launch(std::true_type{});
 }
 
 /// y = beta*y, with beta == 0 writing zeros (NaN in y does not survive).

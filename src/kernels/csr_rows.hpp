@@ -55,10 +55,7 @@ void csr_rows(const ExecutionSpace& exec, const char* label, const SpmvPolicy& p
                          functor{a.row_ptr(), a.col_indices(), a.values(), x, y, alpha, beta,
                                  rows, static_cast<index_type>(p.rows_per_team)});
   };
-  if (beta == 0)
-    launch(std::false_type{});
-  else
-    launch(std::true_type{});
+  dispatch_beta(beta, launch);
 }
 
 template <class ExecutionSpace, class Value, class Index, class Device, class XView, class YView>

@@ -131,10 +131,7 @@ void csrk_launch(const ExecutionSpace& exec, const CsrkPolicy& p,
     else
       with_levels(has_beta, std::false_type{});
   };
-  if (beta == 0)
-    with_permutation(std::false_type{});
-  else
-    with_permutation(std::true_type{});
+  dispatch_beta(beta, with_permutation);
 }
 
 /// y = alpha*A*x + beta*y for a CsrK with an explicit launch shape (apply()

@@ -75,10 +75,7 @@ void ell_rows(const ExecutionSpace& exec, const std::string& label, const SpmvPo
                                  a.stored_per_row(), a.stride(),
                                  static_cast<std::int64_t>(p.rows_per_team), p.vector_length});
   };
-  if (beta == 0)
-    launch(std::false_type{});
-  else
-    launch(std::true_type{});
+  dispatch_beta(beta, launch);
 }
 
 template <class ExecutionSpace, class Value, class Index, class Device, class XView, class YView>

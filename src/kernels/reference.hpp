@@ -9,6 +9,8 @@
 #include "../formats/triplets.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,16 @@ namespace kobalt {
 struct ReferenceResult {
   std::vector<double> y;      ///< alpha*A*x + beta*y_in, in double
   std::vector<double> bound;  ///< per row: sum_j |alpha a_ij x_j| + |beta y_in_i|
+  std::vector<std::int64_t> entries;  ///< per row: stored entries n_i
+
+  /// The accepted error of row i for a result computed in Scalar:
+  /// (n_i + 4) * eps * bound_i (recursive summation's gamma_n plus the
+  /// epilogue's roundings), plus the smallest normal number for bound 0.
+  template <class Scalar>
+  double tolerance(std::size_t i) const {
+    return (entries[i] + 4) * std::numeric_limits<Scalar>::epsilon() * bound[i] +
+           std::numeric_limits<Scalar>::min();
+  }
 };
 
 /// y = alpha*A*x + beta*y_in, row by row in double. beta == 0 ignores y_in
@@ -32,7 +44,9 @@ ReferenceResult reference_spmv(const Triplets<Value, Index>& a, double alpha,
                              " and y has " + std::to_string(y_in.size()) + " entries");
   ReferenceResult r;
   std::vector<double> sum(a.rows, 0.0), abs_sum(a.rows, 0.0);
+  r.entries.assign(a.rows, 0);
   for (std::size_t k = 0; k < a.val.size(); ++k) {
+    ++r.entries[a.row[k]];
     const double term = static_cast<double>(a.val[k]) * static_cast<double>(x[a.col[k]]);
     sum[a.row[k]] += term;
     abs_sum[a.row[k]] += std::abs(term);

@@ -82,10 +82,7 @@ void sellp_slices(const ExecutionSpace& exec, const SpmvPolicy& p,
                                  y, alpha, beta, static_cast<std::int64_t>(a.rows()),
                                  a.slice_size(), a.slices(), p.vector_length});
   };
-  if (beta == 0)
-    launch(std::false_type{});
-  else
-    launch(std::true_type{});
+  dispatch_beta(beta, launch);
 }
 
 template <class ExecutionSpace, class Value, class Index, class Device, class XView, class YView>
