@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Kobalt umbrella header: #include <kobalt/kobalt.hpp>
+// Layers, each including only those below it: arch <- formats (io beside
+// them) <- tuning <- kernels <- plan <- this header.
 #pragma once
 
 #include "errors.hpp"
@@ -16,9 +18,16 @@
 #include "formats/ell.hpp"
 #include "formats/host_transfer.hpp"
 #include "formats/hybrid.hpp"
-#include "formats/matrix_market.hpp"
+#include "formats/row_lengths.hpp"
 #include "formats/sellp.hpp"
 #include "formats/triplets.hpp"
+#include "io/matrix_market.hpp"
 #include "kernels/reference.hpp"
-#include "kernels/spmv.hpp"
+#include "plan/convert.hpp"
+#include "plan/dispatch.hpp"
+#include "plan/handle.hpp"
+#include "plan/spmv.hpp"
+#include "tuning/profile.hpp"
+#include "tuning/select.hpp"
 #include "tuning/stats.hpp"
+#include "tuning/strategy.hpp"

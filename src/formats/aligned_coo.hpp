@@ -63,12 +63,12 @@ namespace detail {
 /// Non-padding slots of a seg part (free function: CUDA forbids extended
 /// lambdas in private member functions).
 template <class ExecutionSpace, class IndexView>
-std::int64_t count_non_padding(const IndexView& col) {
+std::int64_t count_non_padding(const ExecutionSpace& exec, const IndexView& col) {
   std::int64_t result = 0;
   const std::int64_t n = static_cast<std::int64_t>(col.extent(0));
   if (n == 0) return 0;
   Kokkos::parallel_reduce(
-      "kobalt::aligned_coo::count", Kokkos::RangePolicy<ExecutionSpace>(0, n),
+      "kobalt::aligned_coo::count", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const std::int64_t k, std::int64_t& c) {
         if (col(k) != padding_index<typename IndexView::non_const_value_type>) ++c;
       },
@@ -95,6 +95,11 @@ class AlignedCoo : public format_types<Value, Index, Device> {
   AlignedCoo(Index rows, Index cols, Index seg_size, Index num_seg, index_view seg_row,
              index_view seg_col, value_view seg_val, flat_type flat, aligned_coo::split split,
              int flat_unit)
+      : AlignedCoo(execution_space(), rows, cols, seg_size, num_seg, seg_row, seg_col, seg_val, flat, split, flat_unit) {}
+  template <class ExecutionSpace>
+  AlignedCoo(const ExecutionSpace& exec, Index rows, Index cols, Index seg_size, Index num_seg, index_view seg_row,
+             index_view seg_col, value_view seg_val, flat_type flat, aligned_coo::split split,
+             int flat_unit)
       : rows_(rows), cols_(cols), seg_size_(seg_size), num_seg_(num_seg), seg_row_(seg_row),
         seg_col_(seg_col), seg_val_(seg_val), flat_(flat), split_(split),
         flat_unit_(flat_unit) {
@@ -106,7 +111,7 @@ class AlignedCoo : public format_types<Value, Index, Device> {
                            std::to_string(slots) + " slots");
     if (flat.rows() != rows || flat.cols() != cols)
       throw invalid_matrix("AlignedCoo: the flat part's shape differs from the matrix's");
-    seg_nnz_ = detail::count_non_padding<execution_space>(seg_col);
+    seg_nnz_ = detail::count_non_padding(exec, seg_col);
   }
 
   Index rows() const { return rows_; }

@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Conversion parameters of AlignedCoo and the host-side plan of its layout:
-// which entries of each row go to the seg part, the seg part's shape (004
-// Alg. 1), where each row sits in it (next-fit packing, 004 Fig. 1-2), and
-// the split choice (004 Alg. 3 as an argmin). The plan reads only the row
-// lengths (O(rows) metadata); moving the entries happens on the device in
-// convert_aligned_coo.hpp.
+// The concrete layout of an AlignedCoo and its host-side plan: which entries
+// of each row go to the seg part, the seg part's shape for the given lanes,
+// and where each row sits in it (next-fit packing, 004 Fig. 1-2). The plan
+// reads only the row lengths (O(rows) metadata); moving the entries happens
+// on the device in convert_aligned_coo.hpp. Choosing the split and the lanes
+// (004 Alg. 1 and 3) is tuning's (tuning/aligned_coo_split.hpp).
 #pragma once
 
 #include "aligned_coo.hpp"
 #include "storage_size.hpp"
 #include "../errors.hpp"
-#include "../tuning/aligned_coo_cost.hpp"
-#include "../tuning/aligned_coo_seg_size.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -23,45 +21,38 @@
 namespace kobalt {
 
 namespace aligned_coo {
-/// Parameters of to_aligned_coo (named fields; defaults name their source).
-struct params {
-  /// Lanes of the seg part (004's Seg_size). 0 (default): 004 Alg. 1, raised
-  /// to the lanes the packing needs when Alg. 1's value is too small. A
-  /// positive value fixes the lanes; the number of segments then grows until
-  /// the rows fit. Ignored when the seg part is empty (it has 0 lanes).
-  std::int64_t seg_size = 0;
-  /// How rows are split between the parts; default: 004 Alg. 3 (corrected to
-  /// an argmin, NOTES.md) with the cost constants in `cost`.
-  split choice = split::automatic;
-  /// Unit of the hybrid split: a row of length rl keeps rl mod flat_unit
-  /// entries in the seg part (004 Alg. 3's trail = rl mod WARP_SIZE). Default
-  /// 32, 004's WARP_SIZE, fixed at the format level rather than taken from
-  /// arch::warp_size: that is 1 on host backends, where trail would always be
-  /// 0 (hybrid = all_flat), and the format must be the same on every backend.
+/// The layout to_aligned_coo() builds, concrete (tuning::select resolves
+/// aligned_coo::params, with its automatic split and Alg. 1 lane count, into
+/// this).
+struct layout {
+  /// hybrid, all_seg or all_flat (automatic throws invalid_parameter).
+  split choice = split::all_seg;
+  /// Lanes of the seg part, >= 1 when it holds entries; the segments grow
+  /// until the rows fit. Ignored when the seg part is empty.
+  std::int64_t seg_size = 1;
+  /// Unit of the hybrid split (004 Alg. 3's WARP_SIZE), >= 1.
   int flat_unit = 32;
   /// Largest storage in bytes the result may take; 0 = what the device holds.
   std::uint64_t max_bytes = 0;
-  /// Constants of 004's cost model, used by split::automatic (unmeasured
-  /// defaults, see tuning/aligned_coo_cost.hpp).
-  tuning::aligned_coo_cost cost = {};
 };
 
 /// Throws invalid_parameter unless every field is in range.
-inline void validate(const params& p) {
+inline void validate(const layout& l) {
   auto fail = [](const std::string& what) {
     throw invalid_parameter("kobalt::to_aligned_coo: " + what);
   };
-  if (p.seg_size < 0)
-    fail("seg_size must be >= 0 (0 = 004 Alg. 1), got " + std::to_string(p.seg_size));
-  if (p.flat_unit < 1) fail("flat_unit must be >= 1, got " + std::to_string(p.flat_unit));
-  switch (p.choice) {
-    case split::automatic:
+  if (l.seg_size < 1) fail("seg_size must be >= 1, got " + std::to_string(l.seg_size));
+  if (l.flat_unit < 1) fail("flat_unit must be >= 1, got " + std::to_string(l.flat_unit));
+  switch (l.choice) {
     case split::hybrid:
     case split::all_seg:
     case split::all_flat: break;
+    case split::automatic:
+      fail("choice = automatic must be resolved first (tuning::select, or the to_aligned_coo "
+           "overload that takes aligned_coo::params)");
+      break;
     default: fail("choice is not a value of aligned_coo::split");
   }
-  tuning::validate(p.cost);
 }
 }  // namespace aligned_coo
 
@@ -93,28 +84,24 @@ inline std::int64_t next_fit_lanes(const std::vector<std::int64_t>& len, std::in
   return lanes;
 }
 
-/// Shape of the seg part for these seg-part row lengths (see params::seg_size).
-inline tuning::seg_shape seg_part_shape(const std::vector<std::int64_t>& len,
-                                        std::int64_t seg_size_override) {
+/// Shape of a seg part: seg_size lanes (slots per segment) x num_seg segments.
+struct seg_shape {
+  std::int64_t seg_size = 0;  ///< lanes; 004's Seg_size
+  std::int64_t num_seg = 0;   ///< segments; 004's Num_of_seg (= lane capacity)
+};
+
+/// Shape of the seg part for these seg-part row lengths in `lanes` lanes:
+/// the smallest capacity >= the longest row that packs into them, by
+/// bisection between max_len (too small, else done) and nnz (one lane holds
+/// everything). The result always fits, whether or not next-fit is monotone
+/// in the capacity. An empty seg part has shape {0, 0}.
+inline seg_shape seg_shape_for_lanes(const std::vector<std::int64_t>& len, std::int64_t lanes) {
   std::int64_t nnz = 0, max_len = 0;
   for (const std::int64_t l : len) {
     nnz += l;
     max_len = std::max(max_len, l);
   }
   if (nnz == 0) return {};
-  if (seg_size_override == 0) {
-    tuning::seg_shape s = tuning::alg1_segment_size(len);
-    // Alg. 1 does not guarantee that the rows fit Seg_size lanes of
-    // Num_of_seg slots (e.g. one long row followed by many short ones):
-    // raise Seg_size to the lanes the packing needs.
-    s.seg_size = std::max(s.seg_size, next_fit_lanes(len, s.num_seg));
-    return s;
-  }
-  // Fixed lanes: the smallest capacity >= the longest row that packs into
-  // them, by bisection between max_len (too small, else done) and nnz (one
-  // lane holds everything). The result always fits, whether or not next-fit
-  // is monotone in the capacity.
-  const std::int64_t lanes = seg_size_override;
   std::int64_t lo = max_len, hi = nnz;
   if (next_fit_lanes(len, lo) <= lanes) return {lanes, lo};
   while (hi - lo > 1) {
@@ -127,12 +114,20 @@ inline tuning::seg_shape seg_part_shape(const std::vector<std::int64_t>& len,
   return {lanes, hi};
 }
 
+/// Seg-part row lengths of every row under split s.
+inline std::vector<std::int64_t> seg_lengths(const std::vector<std::int64_t>& row_len,
+                                             aligned_coo::split s, std::int64_t flat_unit) {
+  std::vector<std::int64_t> len(row_len.size());
+  for (std::size_t i = 0; i < row_len.size(); ++i)
+    len[i] = aligned_coo_seg_length(row_len[i], s, flat_unit);
+  return len;
+}
+
 /// Where everything goes; computed on the host from the row lengths.
 struct aligned_coo_plan {
   aligned_coo::split split = aligned_coo::split::all_seg;  ///< resolved, never automatic
-  tuning::seg_shape shape;                                  ///< seg part shape
+  seg_shape shape;                                          ///< seg part shape
   std::int64_t seg_nnz = 0, flat_nnz = 0;
-  tuning::aligned_coo_costs costs;  ///< the model's costs (all 0 unless automatic)
   /// Per row: slot of its first seg entry (segment * seg_size + lane); the
   /// k-th follows at + k*seg_size. -1 for rows without seg entries.
   /// Filled by pack_rows (after the storage check).
@@ -150,39 +145,17 @@ inline std::uint64_t planned_bytes(const aligned_coo_plan& plan, std::uint64_t e
                         entry_bytes);
 }
 
-/// Plans the split and the seg part's shape from the row lengths. Alg. 1's
-/// while loop and the cost model's packing are sequential scans of O(rows)
-/// row lengths, planned on the host; no column or value is read.
-inline aligned_coo_plan plan_aligned_coo(const std::vector<std::int64_t>& row_len,
-                                         const aligned_coo::params& p) {
-  const std::int64_t rows = static_cast<std::int64_t>(row_len.size());
-  auto seg_lengths = [&](aligned_coo::split s) {
-    std::vector<std::int64_t> len(rows);
-    for (std::int64_t i = 0; i < rows; ++i)
-      len[i] = aligned_coo_seg_length(row_len[i], s, p.flat_unit);
-    return len;
-  };
-  std::int64_t nnz = 0;
-  for (const std::int64_t l : row_len) nnz += l;
-
+/// The plan of a concrete layout: the shape for its lanes and the sizes of
+/// both parts, from the row lengths.
+inline aligned_coo_plan plan_layout(const std::vector<std::int64_t>& row_len,
+                                    const aligned_coo::layout& l) {
   aligned_coo_plan plan;
-  plan.split = p.choice;
-  if (p.choice == aligned_coo::split::automatic) {
-    // 004 Alg. 3: cost of the hybrid parts vs. the whole matrix in each part.
-    const auto hybrid_len = seg_lengths(aligned_coo::split::hybrid);
-    std::int64_t hybrid_seg_nnz = 0;
-    for (const std::int64_t l : hybrid_len) hybrid_seg_nnz += l;
-    const auto hybrid_shape = seg_part_shape(hybrid_len, p.seg_size);
-    const auto all_seg_shape = seg_part_shape(row_len, p.seg_size);
-    plan.costs.hybrid = tuning::seg_cost(hybrid_shape.seg_size, hybrid_shape.num_seg, p.cost) +
-                        tuning::flat_cost(nnz - hybrid_seg_nnz, p.cost);
-    plan.costs.all_seg = tuning::seg_cost(all_seg_shape.seg_size, all_seg_shape.num_seg, p.cost);
-    plan.costs.all_flat = tuning::flat_cost(nnz, p.cost);
-    plan.split = tuning::choose_split(plan.costs);
-  }
-  const auto len = seg_lengths(plan.split);
-  plan.shape = seg_part_shape(len, p.seg_size);
-  for (const std::int64_t l : len) plan.seg_nnz += l;
+  plan.split = l.choice;
+  const auto len = seg_lengths(row_len, l.choice, l.flat_unit);
+  plan.shape = seg_shape_for_lanes(len, l.seg_size);
+  std::int64_t nnz = 0;
+  for (const std::int64_t r : row_len) nnz += r;
+  for (const std::int64_t r : len) plan.seg_nnz += r;
   plan.flat_nnz = nnz - plan.seg_nnz;
   return plan;
 }

@@ -21,30 +21,33 @@ namespace kobalt {
 
 namespace detail {
 /// Copies a host vector into a new device View of element type T.
-template <class T, class Device>
-Kokkos::View<T*, Device> upload_plan(const std::vector<std::int64_t>& h, const char* label) {
+template <class T, class Device, class ExecutionSpace>
+Kokkos::View<T*, Device> upload_plan(const ExecutionSpace& exec, const std::vector<std::int64_t>& h,
+                                     const char* label) {
   Kokkos::View<T*, Device> d(compat::uninitialized(label), h.size());
   auto m = Kokkos::create_mirror_view(d);
   for (std::size_t k = 0; k < h.size(); ++k) m(k) = static_cast<T>(h[k]);
-  Kokkos::deep_copy(d, m);
+  Kokkos::deep_copy(exec, d, m);
+  exec.fence();  // m is a local host buffer
   return d;
 }
 }  // namespace detail
 
-/// Csr -> AlignedCoo (004), with the split, segment size and padding of
-/// aligned_coo::params (see aligned_coo.hpp for the layout). Throws
-/// invalid_parameter for bad parameters, index_overflow when the lanes do not
-/// fit Index, format_too_large (before allocating) when the result would
-/// exceed params.max_bytes. Values are copied bit for bit.
-template <class Value, class Index, class Device>
-AlignedCoo<Value, Index, Device> to_aligned_coo(const Csr<Value, Index, Device>& a,
-                                                const aligned_coo::params& p = {}) {
-  using exec = typename Device::execution_space;
+/// Csr -> AlignedCoo (004) with a concrete layout (see aligned_coo.hpp), on
+/// `space`. Throws invalid_parameter for bad parameters, index_overflow when
+/// the lanes do not fit Index, format_too_large (before allocating) when the
+/// result would exceed p.max_bytes. Values are copied bit for bit.
+template <class ExecutionSpace, class Value, class Index, class Device>
+AlignedCoo<Value, Index, Device> to_aligned_coo(const ExecutionSpace& space,
+                                                const Csr<Value, Index, Device>& a,
+                                                const aligned_coo::layout& p) {
+  using exec = ExecutionSpace;
   using result_t = AlignedCoo<Value, Index, Device>;
   using index_view = typename result_t::index_view;
   using value_view = typename result_t::value_view;
   aligned_coo::validate(p);
   compat::ScopedRegion region("kobalt::convert<aligned_coo>");
+  space.fence();  // a's row pointer is read on the host below
   const Index rows = a.rows();
 
   // The row lengths are the O(rows) metadata the sequential planning needs.
@@ -53,7 +56,7 @@ AlignedCoo<Value, Index, Device> to_aligned_coo(const Csr<Value, Index, Device>&
     auto row_ptr_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.row_ptr());
     for (Index i = 0; i < rows; ++i) row_len[i] = row_ptr_h(i + 1) - row_ptr_h(i);
   }
-  auto plan = detail::plan_aligned_coo(row_len, p);
+  auto plan = detail::plan_layout(row_len, p);
   const Index seg_size = checked_index<Index>(plan.shape.seg_size, "aligned_coo seg_size");
   const Index num_seg = checked_index<Index>(plan.shape.num_seg, "aligned_coo num_seg");
   check_storage<typename Device::memory_space>(
@@ -69,16 +72,15 @@ AlignedCoo<Value, Index, Device> to_aligned_coo(const Csr<Value, Index, Device>&
   index_view flat_col(compat::uninitialized("kobalt::aligned_coo::flat_col"), plan.flat_nnz);
   value_view flat_val(compat::uninitialized("kobalt::aligned_coo::flat_val"), plan.flat_nnz);
   const auto row_slot =
-      detail::upload_plan<std::int64_t, Device>(plan.row_slot, "kobalt::aligned_coo::row_slot");
+      detail::upload_plan<std::int64_t, Device>(space, plan.row_slot, "kobalt::aligned_coo::row_slot");
   const auto lane_row =
-      detail::upload_plan<Index, Device>(plan.lane_row, "kobalt::aligned_coo::lane_row");
+      detail::upload_plan<Index, Device>(space, plan.lane_row, "kobalt::aligned_coo::lane_row");
 
   const auto row_ptr = a.row_ptr();
   const auto col = a.col_indices();
   const auto val = a.values();
   const aligned_coo::split split = plan.split;
   const std::int64_t unit = p.flat_unit;
-  const exec space;
 
   // 1. Padding everywhere: col -1, value 0, the lane's own row (lane-local).
   Kokkos::parallel_for(
@@ -105,7 +107,8 @@ AlignedCoo<Value, Index, Device> to_aligned_coo(const Csr<Value, Index, Device>&
   // 3. Each row's first rl - aligned_coo_seg_length entries into the flat Coo, at the
   //    offsets of an exclusive scan of those counts.
   if (plan.flat_nnz > 0) {
-    index_view flat_ptr("kobalt::aligned_coo::flat_ptr", static_cast<std::size_t>(rows) + 1);
+    index_view flat_ptr(Kokkos::view_alloc(space, std::string("kobalt::aligned_coo::flat_ptr")),
+                        static_cast<std::size_t>(rows) + 1);
     Kokkos::parallel_scan(
         "kobalt::convert<aligned_coo>::flat_scan", Kokkos::RangePolicy<exec>(space, 0, rows),
         KOKKOS_LAMBDA(const Index i, Index& partial, const bool final) {
@@ -123,8 +126,7 @@ AlignedCoo<Value, Index, Device> to_aligned_coo(const Csr<Value, Index, Device>&
           }
         });
   }
-  space.fence();
-  return result_t(rows, a.cols(), seg_size, num_seg, seg_row, seg_col, seg_val,
+  return result_t(space, rows, a.cols(), seg_size, num_seg, seg_row, seg_col, seg_val,
                   Coo<Value, Index, Device>(rows, a.cols(), flat_row, flat_col, flat_val),
                   split, p.flat_unit);
 }
@@ -132,20 +134,23 @@ AlignedCoo<Value, Index, Device> to_aligned_coo(const Csr<Value, Index, Device>&
 /// AlignedCoo -> Csr: per row, its flat entries followed by its seg entries
 /// (the flat part holds a row's first entries in column order, the seg part
 /// its last), so the result is sorted and equals the Csr it was made from.
-template <class Value, class Index, class Device>
-Csr<Value, Index, Device> to_csr(const AlignedCoo<Value, Index, Device>& a,
+template <class ExecutionSpace, class Value, class Index, class Device>
+Csr<Value, Index, Device> to_csr(const ExecutionSpace& space,
+                                 const AlignedCoo<Value, Index, Device>& a,
                                  const convert_options& options = {}) {
-  using exec = typename Device::execution_space;
+  using exec = ExecutionSpace;
   using result_t = Csr<Value, Index, Device>;
   using index_view = typename result_t::index_view;
   const Index rows = a.rows();
   const std::int64_t nnz = a.nnz();
-  const auto out = detail::CsrArrays<Value, Index, Device>::allocate(rows, nnz, options.max_bytes);
+  const auto out =
+      detail::CsrArrays<Value, Index, Device>::allocate(space, rows, nnz, options.max_bytes);
   compat::ScopedRegion region("kobalt::convert<csr>");
   const auto &row_ptr = out.row_ptr, &col = out.col;
   const auto& val = out.val;
-  index_view flat_ptr("kobalt::csr::flat_ptr", static_cast<std::size_t>(rows) + 1);
-  index_view seg_count("kobalt::csr::seg_count", rows);
+  index_view flat_ptr(Kokkos::view_alloc(space, std::string("kobalt::csr::flat_ptr")),
+                      static_cast<std::size_t>(rows) + 1);
+  index_view seg_count(Kokkos::view_alloc(space, std::string("kobalt::csr::seg_count")), rows);
   const auto flat_row = a.flat().row_indices();
   const auto flat_col = a.flat().col_indices();
   const auto flat_val = a.flat().values();
@@ -153,7 +158,6 @@ Csr<Value, Index, Device> to_csr(const AlignedCoo<Value, Index, Device>& a,
   const auto seg_col = a.seg_col_indices();
   const auto seg_val = a.seg_values();
   const Index seg_size = a.seg_size(), num_seg = a.num_segments();
-  const exec space;
 
   // Flat entries per row (then scanned to their start offsets).
   Kokkos::parallel_for(
@@ -217,8 +221,19 @@ Csr<Value, Index, Device> to_csr(const AlignedCoo<Value, Index, Device>& a,
           ++dst;
         }
       });
-  space.fence();
-  return out.finish(rows, a.cols());
+  return out.finish(space, rows, a.cols());
+}
+
+// The same conversions on the default instance of the matrix's execution space.
+template <class Value, class Index, class Device>
+AlignedCoo<Value, Index, Device> to_aligned_coo(const Csr<Value, Index, Device>& a,
+                                                const aligned_coo::layout& p) {
+  return to_aligned_coo(typename Device::execution_space(), a, p);
+}
+template <class Value, class Index, class Device>
+Csr<Value, Index, Device> to_csr(const AlignedCoo<Value, Index, Device>& a,
+                                 const convert_options& options = {}) {
+  return to_csr(typename Device::execution_space(), a, options);
 }
 
 }  // namespace kobalt

@@ -19,10 +19,10 @@ struct convert_options {
 };
 
 /// Csr -> Coo: expands the row pointer into one row index per entry.
-template <class Value, class Index, class Device>
-Coo<Value, Index, Device> to_coo(const Csr<Value, Index, Device>& a,
+template <class ExecutionSpace, class Value, class Index, class Device>
+Coo<Value, Index, Device> to_coo(const ExecutionSpace& space, const Csr<Value, Index, Device>& a,
                                  const convert_options& options = {}) {
-  using exec = typename Device::execution_space;
+  using exec = ExecutionSpace;
   using result_t = Coo<Value, Index, Device>;
   const std::int64_t nnz = a.nnz();
   check_storage<typename Device::memory_space>(
@@ -34,52 +34,68 @@ Coo<Value, Index, Device> to_coo(const Csr<Value, Index, Device>& a,
   typename result_t::value_view val(compat::uninitialized("kobalt::coo::val"), nnz);
   const auto row_ptr = a.row_ptr();
   Kokkos::parallel_for(
-      "kobalt::convert<coo>::rows", Kokkos::RangePolicy<exec>(0, a.rows()),
+      "kobalt::convert<coo>::rows", Kokkos::RangePolicy<exec>(space, 0, a.rows()),
       KOKKOS_LAMBDA(const Index i) {
         for (Index k = row_ptr(i); k < row_ptr(i + 1); ++k) row(k) = i;
       });
-  Kokkos::deep_copy(exec(), col, a.col_indices());
-  Kokkos::deep_copy(exec(), val, a.values());
-  exec().fence();
+  Kokkos::deep_copy(space, col, a.col_indices());
+  Kokkos::deep_copy(space, val, a.values());
+  space.fence();
   return result_t(a.rows(), a.cols(), row, col, val);
 }
 
 /// Coo -> Csr: counts entries per row and scans the counts.
-template <class Value, class Index, class Device>
-Csr<Value, Index, Device> to_csr(const Coo<Value, Index, Device>& a,
+template <class ExecutionSpace, class Value, class Index, class Device>
+Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Coo<Value, Index, Device>& a,
                                  const convert_options& options = {}) {
-  using exec = typename Device::execution_space;
+  using exec = ExecutionSpace;
   const std::int64_t nnz = a.nnz();
-  const auto out = detail::CsrArrays<Value, Index, Device>::allocate(a.rows(), nnz, options.max_bytes);
+  const auto out = detail::CsrArrays<Value, Index, Device>::allocate(space, a.rows(), nnz, options.max_bytes);
   compat::ScopedRegion region("kobalt::convert<csr>");
   const auto row = a.row_indices();
   const auto row_ptr = out.row_ptr;
   Kokkos::parallel_for(
-      "kobalt::convert<csr>::count", Kokkos::RangePolicy<exec>(0, nnz),
+      "kobalt::convert<csr>::count", Kokkos::RangePolicy<exec>(space, 0, nnz),
       KOKKOS_LAMBDA(const std::int64_t k) { Kokkos::atomic_add(&row_ptr(row(k) + 1), Index(1)); });
-  detail::scan_row_ptr<exec>(row_ptr, a.rows(), "kobalt::convert<csr>::scan");
-  Kokkos::deep_copy(exec(), out.col, a.col_indices());
-  Kokkos::deep_copy(exec(), out.val, a.values());
-  exec().fence();
-  return out.finish(a.rows(), a.cols());
+  detail::scan_row_ptr(space, row_ptr, a.rows(), "kobalt::convert<csr>::scan");
+  Kokkos::deep_copy(space, out.col, a.col_indices());
+  Kokkos::deep_copy(space, out.val, a.values());
+  space.fence();
+  return out.finish(space, a.rows(), a.cols());
 }
 
 /// Csr -> Csr is a copy, so generic code can convert any format to Csr.
-template <class Value, class Index, class Device>
-Csr<Value, Index, Device> to_csr(const Csr<Value, Index, Device>& a,
+template <class ExecutionSpace, class Value, class Index, class Device>
+Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Csr<Value, Index, Device>& a,
                                  const convert_options& options = {}) {
-  using exec = typename Device::execution_space;
   using result_t = Csr<Value, Index, Device>;
   check_storage<typename Device::memory_space>("kobalt::to_csr", a.bytes(), options.max_bytes);
   typename result_t::index_view row_ptr(compat::uninitialized("kobalt::csr::row_ptr"),
                                         a.row_ptr().extent(0));
   typename result_t::index_view col(compat::uninitialized("kobalt::csr::col"), a.nnz());
   typename result_t::value_view val(compat::uninitialized("kobalt::csr::val"), a.nnz());
-  Kokkos::deep_copy(exec(), row_ptr, a.row_ptr());
-  Kokkos::deep_copy(exec(), col, a.col_indices());
-  Kokkos::deep_copy(exec(), val, a.values());
-  exec().fence();
-  return result_t(a.rows(), a.cols(), row_ptr, col, val, a.strategy());
+  Kokkos::deep_copy(space, row_ptr, a.row_ptr());
+  Kokkos::deep_copy(space, col, a.col_indices());
+  Kokkos::deep_copy(space, val, a.values());
+  space.fence();
+  return result_t(space, a.rows(), a.cols(), row_ptr, col, val);
+}
+
+// The same conversions on the default instance of the matrix's execution space.
+template <class Value, class Index, class Device>
+Coo<Value, Index, Device> to_coo(const Csr<Value, Index, Device>& a,
+    const convert_options& options = {}) {
+  return to_coo(typename Device::execution_space(), a, options);
+}
+template <class Value, class Index, class Device>
+Csr<Value, Index, Device> to_csr(const Coo<Value, Index, Device>& a,
+    const convert_options& options = {}) {
+  return to_csr(typename Device::execution_space(), a, options);
+}
+template <class Value, class Index, class Device>
+Csr<Value, Index, Device> to_csr(const Csr<Value, Index, Device>& a,
+    const convert_options& options = {}) {
+  return to_csr(typename Device::execution_space(), a, options);
 }
 
 }  // namespace kobalt

@@ -18,11 +18,11 @@ namespace kobalt {
 namespace detail {
 /// First row longer than `width` (rows if none), on the device.
 template <class ExecutionSpace, class IndexView>
-std::int64_t first_row_longer_than(const IndexView& row_ptr, std::int64_t rows,
+std::int64_t first_row_longer_than(const ExecutionSpace& exec, const IndexView& row_ptr, std::int64_t rows,
                                    std::int64_t width) {
   std::int64_t first = rows;
   Kokkos::parallel_reduce(
-      "kobalt::convert<ell>::find_long_row", Kokkos::RangePolicy<ExecutionSpace>(0, rows),
+      "kobalt::convert<ell>::find_long_row", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
         if (static_cast<std::int64_t>(row_ptr(i + 1) - row_ptr(i)) > width && i < m) m = i;
       },
@@ -42,13 +42,13 @@ std::int64_t host_row_length(const IndexView& row_ptr, std::int64_t i) {
 /// k * stride + i and pads the rest (rows >= rows are all padding). One
 /// thread per padded row: consecutive threads write consecutive addresses.
 template <class ExecutionSpace, class IndexView, class ValueView>
-void fill_ell(const IndexView& row_ptr, const IndexView& csr_col, const ValueView& csr_val,
+void fill_ell(const ExecutionSpace& exec, const IndexView& row_ptr, const IndexView& csr_col, const ValueView& csr_val,
               std::int64_t rows, std::int64_t width, std::int64_t stride,
               const IndexView& col, const ValueView& val, const char* label) {
   using Index = typename IndexView::non_const_value_type;
   using Value = typename ValueView::non_const_value_type;
   Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<ExecutionSpace>(0, stride), KOKKOS_LAMBDA(const std::int64_t i) {
+      label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, stride), KOKKOS_LAMBDA(const std::int64_t i) {
         std::int64_t k = 0;
         if (i < rows) {
           const std::int64_t first = row_ptr(i);
@@ -68,11 +68,11 @@ void fill_ell(const IndexView& row_ptr, const IndexView& csr_col, const ValueVie
 /// Entries of each ELL row (slots before the first padding slot), written to
 /// row_ptr(i + 1); row_ptr(0) stays 0. Used by to_csr(ell) and to_csr(hybrid).
 template <class ExecutionSpace, class IndexView>
-void count_ell_rows(const IndexView& col, std::int64_t rows, std::int64_t width,
+void count_ell_rows(const ExecutionSpace& exec, const IndexView& col, std::int64_t rows, std::int64_t width,
                     std::int64_t stride, const IndexView& row_ptr, const char* label) {
   using Index = typename IndexView::non_const_value_type;
   Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<ExecutionSpace>(0, rows), KOKKOS_LAMBDA(const std::int64_t i) {
+      label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows), KOKKOS_LAMBDA(const std::int64_t i) {
         std::int64_t k = 0;
         while (k < width && col(k * stride + i) >= 0) ++k;
         row_ptr(i + 1) = static_cast<Index>(k);
@@ -83,11 +83,11 @@ void count_ell_rows(const IndexView& col, std::int64_t rows, std::int64_t width,
 /// row_ptr(i) on. Rows hold their entries first, so the copy stops at the
 /// first padding slot.
 template <class ExecutionSpace, class IndexView, class ValueView>
-void copy_ell_rows(const IndexView& col, const ValueView& val, std::int64_t rows,
+void copy_ell_rows(const ExecutionSpace& exec, const IndexView& col, const ValueView& val, std::int64_t rows,
                    std::int64_t width, std::int64_t stride, const IndexView& row_ptr,
                    const IndexView& csr_col, const ValueView& csr_val, const char* label) {
   Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<ExecutionSpace>(0, rows), KOKKOS_LAMBDA(const std::int64_t i) {
+      label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows), KOKKOS_LAMBDA(const std::int64_t i) {
         const std::int64_t first = row_ptr(i);
         for (std::int64_t k = 0; k < width; ++k) {
           const auto c = col(k * stride + i);
@@ -105,9 +105,8 @@ void copy_ell_rows(const IndexView& col, const ValueView& val, std::int64_t rows
 /// below the longest row (naming that row) or stride < rows, and
 /// format_too_large (before allocating) when stride * width * (sizeof(Index)
 /// + sizeof(Value)) bytes exceed params.max_bytes (0: the device's memory).
-template <class Value, class Index, class Device>
-Ell<Value, Index, Device> to_ell(const Csr<Value, Index, Device>& a, const ell_params& params = {}) {
-  using exec = typename Device::execution_space;
+template <class ExecutionSpace, class Value, class Index, class Device>
+Ell<Value, Index, Device> to_ell(const ExecutionSpace& space, const Csr<Value, Index, Device>& a, const ell_params& params = {}) {
   using result_t = Ell<Value, Index, Device>;
   const std::int64_t rows = a.rows();
   if (params.stored_per_row < 0)
@@ -119,7 +118,7 @@ Ell<Value, Index, Device> to_ell(const Csr<Value, Index, Device>& a, const ell_p
   const std::int64_t longest = a.max_row_nnz();
   const std::int64_t width = params.stored_per_row == 0 ? longest : params.stored_per_row;
   if (width < longest) {
-    const std::int64_t row = detail::first_row_longer_than<exec>(a.row_ptr(), rows, width);
+    const std::int64_t row = detail::first_row_longer_than(space, a.row_ptr(), rows, width);
     throw invalid_parameter("kobalt::to_ell: stored_per_row = " + std::to_string(width) +
                             " is below the length of row " + std::to_string(row) + " (" +
                             std::to_string(detail::host_row_length(a.row_ptr(), row)) +
@@ -138,30 +137,41 @@ Ell<Value, Index, Device> to_ell(const Csr<Value, Index, Device>& a, const ell_p
   compat::ScopedRegion region("kobalt::convert<ell>");
   typename result_t::index_view col(compat::uninitialized("kobalt::ell::col"), stride * width);
   typename result_t::value_view val(compat::uninitialized("kobalt::ell::val"), stride * width);
-  detail::fill_ell<exec>(a.row_ptr(), a.col_indices(), a.values(), rows, width, stride, col, val,
+  detail::fill_ell(space, a.row_ptr(), a.col_indices(), a.values(), rows, width, stride, col, val,
                          "kobalt::convert<ell>::fill");
-  exec().fence();
+  space.fence();
   return result_t(detail::trusted_layout, a.rows(), a.cols(), width, stride, col, val, a.nnz());
 }
 
 /// Ell -> Csr: counts each row's entries (up to its first padding slot),
 /// scans the counts into the row pointer and copies the entries.
-template <class Value, class Index, class Device>
-Csr<Value, Index, Device> to_csr(const Ell<Value, Index, Device>& a,
+template <class ExecutionSpace, class Value, class Index, class Device>
+Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Ell<Value, Index, Device>& a,
                                  const convert_options& options = {}) {
-  using exec = typename Device::execution_space;
   const std::int64_t rows = a.rows(), nnz = a.nnz();
-  const auto out = detail::CsrArrays<Value, Index, Device>::allocate(rows, nnz, options.max_bytes);
+  const auto out = detail::CsrArrays<Value, Index, Device>::allocate(space, rows, nnz, options.max_bytes);
   compat::ScopedRegion region("kobalt::convert<csr>");
   const auto &row_ptr = out.row_ptr, &col = out.col;
   const auto& val = out.val;
-  detail::count_ell_rows<exec>(a.col_indices(), rows, a.stored_per_row(), a.stride(), row_ptr,
+  detail::count_ell_rows(space, a.col_indices(), rows, a.stored_per_row(), a.stride(), row_ptr,
                                "kobalt::convert<csr>::ell_count");
-  detail::scan_row_ptr<exec>(row_ptr, rows, "kobalt::convert<csr>::ell_scan");
-  detail::copy_ell_rows<exec>(a.col_indices(), a.values(), rows, a.stored_per_row(), a.stride(),
+  detail::scan_row_ptr(space, row_ptr, rows, "kobalt::convert<csr>::ell_scan");
+  detail::copy_ell_rows(space, a.col_indices(), a.values(), rows, a.stored_per_row(), a.stride(),
                               row_ptr, col, val, "kobalt::convert<csr>::ell_copy");
-  exec().fence();
-  return out.finish(a.rows(), a.cols());
+  space.fence();
+  return out.finish(space, a.rows(), a.cols());
+}
+
+// The same conversions on the default instance of the matrix's execution space.
+template <class Value, class Index, class Device>
+Ell<Value, Index, Device> to_ell(const Csr<Value, Index, Device>& a,
+    const ell_params& params = {}) {
+  return to_ell(typename Device::execution_space(), a, params);
+}
+template <class Value, class Index, class Device>
+Csr<Value, Index, Device> to_csr(const Ell<Value, Index, Device>& a,
+    const convert_options& options = {}) {
+  return to_csr(typename Device::execution_space(), a, options);
 }
 
 }  // namespace kobalt

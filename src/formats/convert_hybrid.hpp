@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Csr <-> Hybrid on the device, and the resolution of a hybrid strategy to
-// its ELL width t.
+// Csr <-> Hybrid on the device, for a given ELL width t (tuning::select
+// resolves a hybrid::partition to t).
 #pragma once
 
 #include "convert_coo.hpp"
@@ -11,52 +11,19 @@
 #include "storage_size.hpp"
 #include "csr_arrays.hpp"
 #include "../compat.hpp"
-#include "../tuning/stats.hpp"
 
 #include <algorithm>
 #include <cstdint>
-#include <type_traits>
-#include <variant>
 
 namespace kobalt {
-
-namespace hybrid {
-/// The ELL width t that strategy `s` gives for matrix `a` (after
-/// validate(s)). Q_R is computed by selection on the device
-/// (tuning::row_length_quantile), never by sorting.
-template <class Value, class Index, class Device>
-std::int64_t ell_width(const Csr<Value, Index, Device>& a, const strategy& s) {
-  validate(s);
-  const auto bounded = [&](const imbalance_bounded_limit& v) {
-    const std::int64_t cap = tuning::floor_product(v.row_ratio, a.rows());
-    return std::min(tuning::row_length_quantile(a, v.quantile), cap);
-  };
-  return std::visit(
-      [&](auto v) -> std::int64_t {
-        using T = decltype(v);
-        if constexpr (std::is_same_v<T, column_limit>) {
-          return v.columns;
-        } else if constexpr (std::is_same_v<T, imbalance_limit>) {
-          return tuning::row_length_quantile(a, v.quantile);
-        } else if constexpr (std::is_same_v<T, imbalance_bounded_limit>) {
-          return bounded(v);
-        } else if constexpr (std::is_same_v<T, minimal_storage>) {
-          return tuning::row_length_quantile(a, minimal_storage_quantile<Value, Index>());
-        } else {
-          return bounded(as_bounded(v));
-        }
-      },
-      s);
-}
-}  // namespace hybrid
 
 namespace detail {
 /// Entries of all rows beyond their first t (the COO part's size).
 template <class ExecutionSpace, class IndexView>
-std::int64_t hybrid_overflow(const IndexView& row_ptr, std::int64_t rows, std::int64_t t) {
+std::int64_t hybrid_overflow(const ExecutionSpace& exec, const IndexView& row_ptr, std::int64_t rows, std::int64_t t) {
   std::int64_t total = 0;
   Kokkos::parallel_reduce(
-      "kobalt::convert<hybrid>::coo_size", Kokkos::RangePolicy<ExecutionSpace>(0, rows),
+      "kobalt::convert<hybrid>::coo_size", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& acc) {
         const std::int64_t len = row_ptr(i + 1) - row_ptr(i);
         if (len > t) acc += len - t;
@@ -66,24 +33,26 @@ std::int64_t hybrid_overflow(const IndexView& row_ptr, std::int64_t rows, std::i
 }
 }  // namespace detail
 
-/// Csr -> Hybrid: t = hybrid::ell_width(a, s); each row's first t entries go
-/// to the ELL part (stride rows), the rest, in order, to the COO part.
-/// Throws invalid_parameter for a bad strategy and format_too_large (before
-/// allocating) when rows * t * (sizeof(Index) + sizeof(Value)) plus the COO
-/// part exceed options.max_bytes (0: the device's memory).
-template <class Value, class Index, class Device>
-Hybrid<Value, Index, Device> to_hybrid(const Csr<Value, Index, Device>& a,
-                                       const hybrid::strategy& s = hybrid::automatic{},
-                                       const convert_options& options = {}) {
-  using exec = typename Device::execution_space;
+/// Csr -> Hybrid with ELL width t = p.ell_width, on `space`: each row's
+/// first t entries go to the ELL part (stride rows), the rest, in order, to
+/// the COO part. Throws invalid_parameter for t < 0 and format_too_large
+/// (before allocating) when rows * t * (sizeof(Index) + sizeof(Value)) plus
+/// the COO part exceed p.max_bytes (0: the device's memory).
+template <class ExecutionSpace, class Value, class Index, class Device>
+Hybrid<Value, Index, Device> to_hybrid(const ExecutionSpace& space, const Csr<Value, Index, Device>& a,
+                                       const hybrid::layout& p) {
+  using exec = ExecutionSpace;
   using result_t = Hybrid<Value, Index, Device>;
   using ell_t = typename result_t::ell_type;
   using coo_t = typename result_t::coo_type;
   compat::ScopedRegion region("kobalt::convert<hybrid>");
-  const std::int64_t t = hybrid::ell_width(a, s);
+  if (p.ell_width < 0)
+    throw invalid_parameter("kobalt::to_hybrid: ell_width = " + std::to_string(p.ell_width) +
+                            " is negative");
+  const std::int64_t t = p.ell_width;
   const std::int64_t rows = a.rows();
   const auto row_ptr = a.row_ptr();
-  const std::int64_t coo_nnz = detail::hybrid_overflow<exec>(row_ptr, rows, t);
+  const std::int64_t coo_nnz = detail::hybrid_overflow(space, row_ptr, rows, t);
   const std::uint64_t ell_bytes = detail::saturating_mul(
       detail::saturating_mul(static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(t)),
       sizeof(Index) + sizeof(Value));
@@ -91,27 +60,27 @@ Hybrid<Value, Index, Device> to_hybrid(const Csr<Value, Index, Device>& a,
       "kobalt::to_hybrid",
       detail::saturating_add(ell_bytes, static_cast<std::uint64_t>(coo_nnz) *
                                             (2 * sizeof(Index) + sizeof(Value))),
-      options.max_bytes);
+      p.max_bytes);
   typename ell_t::index_view ell_col(compat::uninitialized("kobalt::hybrid::ell_col"), rows * t);
   typename ell_t::value_view ell_val(compat::uninitialized("kobalt::hybrid::ell_val"), rows * t);
-  detail::fill_ell<exec>(row_ptr, a.col_indices(), a.values(), rows, t, rows, ell_col, ell_val,
+  detail::fill_ell(space, row_ptr, a.col_indices(), a.values(), rows, t, rows, ell_col, ell_val,
                          "kobalt::convert<hybrid>::ell_fill");
   // COO part: row i's overflow starts at offset(i) = sum_{j<i} max(len_j - t, 0).
-  typename coo_t::index_view offset("kobalt::hybrid::coo_offset", rows + 1);
+  typename coo_t::index_view offset(Kokkos::view_alloc(space, std::string("kobalt::hybrid::coo_offset")), rows + 1);
   Kokkos::parallel_for(
-      "kobalt::convert<hybrid>::coo_count", Kokkos::RangePolicy<exec>(0, rows),
+      "kobalt::convert<hybrid>::coo_count", Kokkos::RangePolicy<exec>(space, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::int64_t len = row_ptr(i + 1) - row_ptr(i);
         offset(i + 1) = static_cast<Index>(len > t ? len - t : 0);
       });
-  detail::scan_row_ptr<exec>(offset, rows, "kobalt::convert<hybrid>::coo_scan");
+  detail::scan_row_ptr(space, offset, rows, "kobalt::convert<hybrid>::coo_scan");
   typename coo_t::index_view coo_row(compat::uninitialized("kobalt::hybrid::coo_row"), coo_nnz);
   typename coo_t::index_view coo_col(compat::uninitialized("kobalt::hybrid::coo_col"), coo_nnz);
   typename coo_t::value_view coo_val(compat::uninitialized("kobalt::hybrid::coo_val"), coo_nnz);
   const auto csr_col = a.col_indices();
   const auto csr_val = a.values();
   Kokkos::parallel_for(
-      "kobalt::convert<hybrid>::coo_fill", Kokkos::RangePolicy<exec>(0, rows),
+      "kobalt::convert<hybrid>::coo_fill", Kokkos::RangePolicy<exec>(space, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::int64_t first = row_ptr(i) + t, last = row_ptr(i + 1);
         std::int64_t dst = offset(i);
@@ -121,48 +90,48 @@ Hybrid<Value, Index, Device> to_hybrid(const Csr<Value, Index, Device>& a,
           coo_val(dst) = csr_val(k);
         }
       });
-  exec().fence();
+  space.fence();
   return result_t(ell_t(detail::trusted_layout, a.rows(), a.cols(), t, rows, ell_col, ell_val,
                         a.nnz() - coo_nnz),
-                  coo_t(a.rows(), a.cols(), coo_row, coo_col, coo_val), s);
+                  coo_t(a.rows(), a.cols(), coo_row, coo_col, coo_val));
 }
 
 /// Hybrid -> Csr: row i is its ELL entries followed by its COO entries (the
 /// ELL part holds each row's first entries), so the merge per row is a
 /// concatenation: counts of both parts -> scan -> two copies.
-template <class Value, class Index, class Device>
-Csr<Value, Index, Device> to_csr(const Hybrid<Value, Index, Device>& a,
+template <class ExecutionSpace, class Value, class Index, class Device>
+Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Hybrid<Value, Index, Device>& a,
                                  const convert_options& options = {}) {
-  using exec = typename Device::execution_space;
+  using exec = ExecutionSpace;
   using result_t = Csr<Value, Index, Device>;
   const std::int64_t rows = a.rows(), nnz = a.nnz();
-  const auto out = detail::CsrArrays<Value, Index, Device>::allocate(rows, nnz, options.max_bytes);
+  const auto out = detail::CsrArrays<Value, Index, Device>::allocate(space, rows, nnz, options.max_bytes);
   compat::ScopedRegion region("kobalt::convert<csr>");
   const auto &row_ptr = out.row_ptr, &col = out.col;
   const auto& val = out.val;
   const auto& ell = a.ell();
   const auto& coo = a.coo();
-  typename result_t::index_view coo_ptr("kobalt::hybrid::coo_ptr", rows + 1);
-  detail::count_ell_rows<exec>(ell.col_indices(), rows, ell.stored_per_row(), ell.stride(),
+  typename result_t::index_view coo_ptr(Kokkos::view_alloc(space, std::string("kobalt::hybrid::coo_ptr")), rows + 1);
+  detail::count_ell_rows(space, ell.col_indices(), rows, ell.stored_per_row(), ell.stride(),
                                row_ptr, "kobalt::convert<csr>::hybrid_ell_count");
   const auto coo_row = coo.row_indices();
   Kokkos::parallel_for(
-      "kobalt::convert<csr>::hybrid_coo_count", Kokkos::RangePolicy<exec>(0, coo.nnz()),
+      "kobalt::convert<csr>::hybrid_coo_count", Kokkos::RangePolicy<exec>(space, 0, coo.nnz()),
       KOKKOS_LAMBDA(const std::int64_t k) {
         Kokkos::atomic_add(&coo_ptr(coo_row(k) + 1), Index(1));
       });
   Kokkos::parallel_for(
-      "kobalt::convert<csr>::hybrid_add_counts", Kokkos::RangePolicy<exec>(0, rows),
+      "kobalt::convert<csr>::hybrid_add_counts", Kokkos::RangePolicy<exec>(space, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i) { row_ptr(i + 1) += coo_ptr(i + 1); });
-  detail::scan_row_ptr<exec>(row_ptr, rows, "kobalt::convert<csr>::hybrid_scan");
-  detail::scan_row_ptr<exec>(coo_ptr, rows, "kobalt::convert<csr>::hybrid_coo_scan");
-  detail::copy_ell_rows<exec>(ell.col_indices(), ell.values(), rows, ell.stored_per_row(),
+  detail::scan_row_ptr(space, row_ptr, rows, "kobalt::convert<csr>::hybrid_scan");
+  detail::scan_row_ptr(space, coo_ptr, rows, "kobalt::convert<csr>::hybrid_coo_scan");
+  detail::copy_ell_rows(space, ell.col_indices(), ell.values(), rows, ell.stored_per_row(),
                               ell.stride(), row_ptr, col, val,
                               "kobalt::convert<csr>::hybrid_ell_copy");
   const auto coo_col = coo.col_indices();
   const auto coo_val = coo.values();
   Kokkos::parallel_for(
-      "kobalt::convert<csr>::hybrid_coo_copy", Kokkos::RangePolicy<exec>(0, coo.nnz()),
+      "kobalt::convert<csr>::hybrid_coo_copy", Kokkos::RangePolicy<exec>(space, 0, coo.nnz()),
       KOKKOS_LAMBDA(const std::int64_t k) {
         const std::int64_t r = coo_row(k);
         // The row's COO entries end where the row ends: place them last.
@@ -170,8 +139,20 @@ Csr<Value, Index, Device> to_csr(const Hybrid<Value, Index, Device>& a,
         col(dst) = coo_col(k);
         val(dst) = coo_val(k);
       });
-  exec().fence();
-  return out.finish(a.rows(), a.cols());
+  space.fence();
+  return out.finish(space, a.rows(), a.cols());
+}
+
+// The same conversions on the default instance of the matrix's execution space.
+template <class Value, class Index, class Device>
+Hybrid<Value, Index, Device> to_hybrid(const Csr<Value, Index, Device>& a,
+    const hybrid::layout& p) {
+  return to_hybrid(typename Device::execution_space(), a, p);
+}
+template <class Value, class Index, class Device>
+Csr<Value, Index, Device> to_csr(const Hybrid<Value, Index, Device>& a,
+    const convert_options& options = {}) {
+  return to_csr(typename Device::execution_space(), a, options);
 }
 
 }  // namespace kobalt

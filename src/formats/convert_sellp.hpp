@@ -21,13 +21,13 @@ namespace detail {
 /// Width of each slice: its longest row (a team reduction over the slice's
 /// rows) rounded up to a multiple of t. League entry -> slice.
 template <class ExecutionSpace, class IndexView>
-void sellp_slice_lengths(const IndexView& row_ptr, std::int64_t rows, std::int64_t b,
+void sellp_slice_lengths(const ExecutionSpace& exec, const IndexView& row_ptr, std::int64_t rows, std::int64_t b,
                          std::int64_t t, const IndexView& lengths) {
   using Index = typename IndexView::non_const_value_type;
   using policy = Kokkos::TeamPolicy<ExecutionSpace>;
   const std::int64_t slices = static_cast<std::int64_t>(lengths.extent(0));
   Kokkos::parallel_for(
-      "kobalt::convert<sellp>::slice_lengths", policy(slices, Kokkos::AUTO),
+      "kobalt::convert<sellp>::slice_lengths", policy(exec, slices, Kokkos::AUTO),
       KOKKOS_LAMBDA(const typename policy::member_type& team) {
         const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * b;
         const std::int64_t count = rows - first < b ? rows - first : b;
@@ -48,10 +48,10 @@ void sellp_slice_lengths(const IndexView& row_ptr, std::int64_t rows, std::int64
 
 /// Sum of the slice widths, in int64 (the element count is b times it).
 template <class ExecutionSpace, class IndexView>
-std::int64_t sum_slice_lengths(const IndexView& lengths) {
+std::int64_t sum_slice_lengths(const ExecutionSpace& exec, const IndexView& lengths) {
   std::int64_t total = 0;
   Kokkos::parallel_reduce(
-      "kobalt::convert<sellp>::total", Kokkos::RangePolicy<ExecutionSpace>(0, static_cast<std::int64_t>(lengths.extent(0))),
+      "kobalt::convert<sellp>::total", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(lengths.extent(0))),
       KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& acc) { acc += lengths(s); },
       Kokkos::Sum<std::int64_t>(total));
   return total;
@@ -59,11 +59,11 @@ std::int64_t sum_slice_lengths(const IndexView& lengths) {
 
 /// slice_sets(s) = b * (lengths(0) + ... + lengths(s-1)) for s in [0, slices].
 template <class ExecutionSpace, class IndexView>
-void sellp_slice_sets(const IndexView& lengths, std::int64_t b, const IndexView& sets) {
+void sellp_slice_sets(const ExecutionSpace& exec, const IndexView& lengths, std::int64_t b, const IndexView& sets) {
   using Index = typename IndexView::non_const_value_type;
   const std::int64_t slices = static_cast<std::int64_t>(lengths.extent(0));
   Kokkos::parallel_scan(
-      "kobalt::convert<sellp>::slice_sets", Kokkos::RangePolicy<ExecutionSpace>(0, slices + 1),
+      "kobalt::convert<sellp>::slice_sets", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, slices + 1),
       KOKKOS_LAMBDA(const std::int64_t s, Index& partial, const bool final) {
         if (final) sets(s) = partial;
         if (s < slices) partial += static_cast<Index>(b * lengths(s));
@@ -78,10 +78,10 @@ void sellp_slice_sets(const IndexView& lengths, std::int64_t b, const IndexView&
 /// exceed params.max_bytes (0: the device's memory). The storage check runs
 /// before col and val are allocated; only the O(rows / b) slice widths it
 /// needs are computed first.
-template <class Value, class Index, class Device>
-Sellp<Value, Index, Device> to_sellp(const Csr<Value, Index, Device>& a,
+template <class ExecutionSpace, class Value, class Index, class Device>
+Sellp<Value, Index, Device> to_sellp(const ExecutionSpace& space, const Csr<Value, Index, Device>& a,
                                      const sellp_params& params = {}) {
-  using exec = typename Device::execution_space;
+  using exec = ExecutionSpace;
   using result_t = Sellp<Value, Index, Device>;
   const std::int64_t b = params.slice_size, t = params.stride_factor;
   detail::check_sellp_shape(b, t, "kobalt::to_sellp");
@@ -100,9 +100,9 @@ Sellp<Value, Index, Device> to_sellp(const Csr<Value, Index, Device>& a,
   compat::ScopedRegion region("kobalt::convert<sellp>");
   typename result_t::index_view lengths(compat::uninitialized("kobalt::sellp::slice_lengths"),
                                         slices);
-  detail::sellp_slice_lengths<exec>(a.row_ptr(), rows, b, t, lengths);
+  detail::sellp_slice_lengths(space, a.row_ptr(), rows, b, t, lengths);
   const std::uint64_t stored_u = detail::saturating_mul(
-      static_cast<std::uint64_t>(detail::sum_slice_lengths<exec>(lengths)),
+      static_cast<std::uint64_t>(detail::sum_slice_lengths(space, lengths)),
       static_cast<std::uint64_t>(b));
   check_storage<typename Device::memory_space>(
       "kobalt::to_sellp",
@@ -112,7 +112,7 @@ Sellp<Value, Index, Device> to_sellp(const Csr<Value, Index, Device>& a,
   const std::int64_t stored = checked_index<Index>(stored_u, "kobalt::to_sellp: stored slots");
   typename result_t::index_view sets(compat::uninitialized("kobalt::sellp::slice_sets"),
                                      slices + 1);
-  detail::sellp_slice_sets<exec>(lengths, b, sets);
+  detail::sellp_slice_sets(space, lengths, b, sets);
   typename result_t::index_view col(compat::uninitialized("kobalt::sellp::col"), stored);
   typename result_t::value_view val(compat::uninitialized("kobalt::sellp::val"), stored);
   const auto row_ptr = a.row_ptr();
@@ -120,7 +120,7 @@ Sellp<Value, Index, Device> to_sellp(const Csr<Value, Index, Device>& a,
   const auto csr_val = a.values();
   // Rows of the matrix: entries, then padding up to the slice width.
   Kokkos::parallel_for(
-      "kobalt::convert<sellp>::fill", Kokkos::RangePolicy<exec>(0, rows),
+      "kobalt::convert<sellp>::fill", Kokkos::RangePolicy<exec>(space, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::int64_t s = i / b, r = i % b;
         const std::int64_t base = sets(s) + r, width = lengths(s);
@@ -143,26 +143,26 @@ Sellp<Value, Index, Device> to_sellp(const Csr<Value, Index, Device>& a,
     const std::int64_t tail = missing * static_cast<std::int64_t>(last(0));  // <= stored
     const std::int64_t base = stored - b * static_cast<std::int64_t>(last(0));
     Kokkos::parallel_for(
-        "kobalt::convert<sellp>::pad_last_slice", Kokkos::RangePolicy<exec>(0, tail),
+        "kobalt::convert<sellp>::pad_last_slice", Kokkos::RangePolicy<exec>(space, 0, tail),
         KOKKOS_LAMBDA(const std::int64_t j) {
           const std::int64_t slot = base + (j / missing) * b + real + j % missing;
           col(slot) = padding_index<Index>;
           val(slot) = Value(0);
         });
   }
-  exec().fence();
+  space.fence();
   return result_t(detail::trusted_layout, a.rows(), a.cols(), b, t, sets, lengths, col, val,
                   stored, a.nnz());
 }
 
 /// Sellp -> Csr: counts each row's entries (up to its first padding slot),
 /// scans the counts into the row pointer and copies the entries.
-template <class Value, class Index, class Device>
-Csr<Value, Index, Device> to_csr(const Sellp<Value, Index, Device>& a,
+template <class ExecutionSpace, class Value, class Index, class Device>
+Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Sellp<Value, Index, Device>& a,
                                  const convert_options& options = {}) {
-  using exec = typename Device::execution_space;
+  using exec = ExecutionSpace;
   const std::int64_t rows = a.rows(), nnz = a.nnz(), b = a.slice_size();
-  const auto out = detail::CsrArrays<Value, Index, Device>::allocate(rows, nnz, options.max_bytes);
+  const auto out = detail::CsrArrays<Value, Index, Device>::allocate(space, rows, nnz, options.max_bytes);
   compat::ScopedRegion region("kobalt::convert<csr>");
   const auto &row_ptr = out.row_ptr, &col = out.col;
   const auto& val = out.val;
@@ -171,16 +171,16 @@ Csr<Value, Index, Device> to_csr(const Sellp<Value, Index, Device>& a,
   const auto sellp_col = a.col_indices();
   const auto sellp_val = a.values();
   Kokkos::parallel_for(
-      "kobalt::convert<csr>::sellp_count", Kokkos::RangePolicy<exec>(0, rows),
+      "kobalt::convert<csr>::sellp_count", Kokkos::RangePolicy<exec>(space, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::int64_t s = i / b, base = sets(s) + i % b, width = lengths(s);
         std::int64_t k = 0;
         while (k < width && sellp_col(base + k * b) >= 0) ++k;
         row_ptr(i + 1) = static_cast<Index>(k);
       });
-  detail::scan_row_ptr<exec>(row_ptr, rows, "kobalt::convert<csr>::sellp_scan");
+  detail::scan_row_ptr(space, row_ptr, rows, "kobalt::convert<csr>::sellp_scan");
   Kokkos::parallel_for(
-      "kobalt::convert<csr>::sellp_copy", Kokkos::RangePolicy<exec>(0, rows),
+      "kobalt::convert<csr>::sellp_copy", Kokkos::RangePolicy<exec>(space, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::int64_t s = i / b, base = sets(s) + i % b, width = lengths(s);
         const std::int64_t first = row_ptr(i);
@@ -191,8 +191,20 @@ Csr<Value, Index, Device> to_csr(const Sellp<Value, Index, Device>& a,
           val(first + k) = sellp_val(base + k * b);
         }
       });
-  exec().fence();
-  return out.finish(a.rows(), a.cols());
+  space.fence();
+  return out.finish(space, a.rows(), a.cols());
+}
+
+// The same conversions on the default instance of the matrix's execution space.
+template <class Value, class Index, class Device>
+Sellp<Value, Index, Device> to_sellp(const Csr<Value, Index, Device>& a,
+    const sellp_params& params = {}) {
+  return to_sellp(typename Device::execution_space(), a, params);
+}
+template <class Value, class Index, class Device>
+Csr<Value, Index, Device> to_csr(const Sellp<Value, Index, Device>& a,
+    const convert_options& options = {}) {
+  return to_csr(typename Device::execution_space(), a, options);
 }
 
 }  // namespace kobalt

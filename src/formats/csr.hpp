@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Csr: compressed sparse rows (seed 000 §3.3), plus the strategy its spmv
-// runs with. Strategy names follow seed 003: "basic" is one thread per row
-// (what 000 calls "classical"), "classical" is a subwarp per row.
+// Csr: compressed sparse rows (seed 000 §3.3). How its spmv runs (the
+// kernel strategy, tuning/strategy.hpp) is the handle's business, not the
+// matrix's.
 #pragma once
 
 #include "format_traits.hpp"
@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <string>
-#include <variant>
 
 namespace kobalt {
 
@@ -17,13 +16,14 @@ namespace detail {
 /// Longest row of a CSR row pointer (a free function: CUDA forbids extended
 /// lambdas inside private member functions).
 template <class ExecutionSpace, class IndexView>
-typename IndexView::non_const_value_type max_row_length(const IndexView& row_ptr,
+typename IndexView::non_const_value_type max_row_length(const ExecutionSpace& exec,
+                                                         const IndexView& row_ptr,
                                                          std::int64_t rows) {
   using Index = typename IndexView::non_const_value_type;
   Index result = 0;
   if (rows <= 0) return result;
   Kokkos::parallel_reduce(
-      "kobalt::csr::max_row_nnz", Kokkos::RangePolicy<ExecutionSpace>(0, rows),
+      "kobalt::csr::max_row_nnz", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i, Index& m) {
         const Index len = row_ptr(i + 1) - row_ptr(i);
         if (len > m) m = len;
@@ -32,21 +32,6 @@ typename IndexView::non_const_value_type max_row_length(const IndexView& row_ptr
   return result;
 }
 }  // namespace detail
-
-namespace csr {
-/// One thread per row (003 "basic" CSR; 000 §3.3 calls it "classical").
-struct basic {};
-/// A subwarp per row, subwarp = largest power of two <= the longest row,
-/// at most the warp (003 §3.2, Alg. 2).
-struct classical {};
-using strategy = std::variant<basic, classical>;
-
-inline const char* name(basic) { return "basic"; }
-inline const char* name(classical) { return "classical"; }
-inline std::string name(const strategy& s) {
-  return std::visit([](auto v) { return std::string(name(v)); }, s);
-}
-}  // namespace csr
 
 template <class Value, class Index, class Device = default_device>
 class Csr : public format_types<Value, Index, Device> {
@@ -59,12 +44,15 @@ class Csr : public format_types<Value, Index, Device> {
 
   Csr() = default;
   /// Takes ownership of row_ptr (rows + 1 offsets), col and val (row_ptr[rows]
-  /// entries, columns sorted within each row).
-  Csr(Index rows, Index cols, index_view row_ptr, index_view col, value_view val,
-      csr::strategy strategy = csr::classical{})
+  /// entries, columns sorted within each row). The longest row is found on
+  /// `exec` (the default instance of the matrix's space without it).
+  template <class ExecutionSpace>
+  Csr(const ExecutionSpace& exec, Index rows, Index cols, index_view row_ptr, index_view col,
+      value_view val)
       : rows_(rows), cols_(cols), row_ptr_(row_ptr), col_(col), val_(val),
-        strategy_(strategy),
-        max_row_nnz_(detail::max_row_length<execution_space>(row_ptr, rows)) {}
+        max_row_nnz_(detail::max_row_length(exec, row_ptr, rows)) {}
+  Csr(Index rows, Index cols, index_view row_ptr, index_view col, value_view val)
+      : Csr(execution_space(), rows, cols, row_ptr, col, val) {}
 
   Index rows() const { return rows_; }
   Index cols() const { return cols_; }
@@ -82,14 +70,10 @@ class Csr : public format_types<Value, Index, Device> {
   const index_view& col_indices() const { return col_; }
   const value_view& values() const { return val_; }
 
-  const csr::strategy& strategy() const { return strategy_; }
-  void set_strategy(csr::strategy s) { strategy_ = s; }
-
  private:
   Index rows_ = 0, cols_ = 0;
   index_view row_ptr_, col_;
   value_view val_;
-  csr::strategy strategy_ = csr::classical{};
   Index max_row_nnz_ = 0;
 };
 

@@ -9,16 +9,17 @@
 #include "../compat.hpp"
 
 #include <cstdint>
+#include <string>
 
 namespace kobalt::detail {
 
 /// row_ptr(0) = 0 and row_ptr(i + 1) += row_ptr(i): a conversion counts row
 /// i's entries into row_ptr(i + 1), then calls this.
 template <class ExecutionSpace, class IndexView>
-void scan_row_ptr(const IndexView& row_ptr, std::int64_t rows, const char* label) {
+void scan_row_ptr(const ExecutionSpace& exec, const IndexView& row_ptr, std::int64_t rows, const char* label) {
   using Index = typename IndexView::non_const_value_type;
   Kokkos::parallel_scan(
-      label, Kokkos::RangePolicy<ExecutionSpace>(0, rows + 1),
+      label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows + 1),
       KOKKOS_LAMBDA(const std::int64_t i, Index& partial, const bool final) {
         partial += row_ptr(i);
         if (final) row_ptr(i) = partial;
@@ -34,21 +35,27 @@ struct CsrArrays {
   typename csr_type::index_view row_ptr, col;
   typename csr_type::value_view val;
 
-  static CsrArrays allocate(std::int64_t rows, std::int64_t nnz, std::uint64_t max_bytes) {
+  template <class ExecutionSpace>
+  static CsrArrays allocate(const ExecutionSpace& exec, std::int64_t rows, std::int64_t nnz,
+                            std::uint64_t max_bytes) {
     checked_index<Index>(static_cast<std::uint64_t>(nnz), "kobalt::to_csr: nnz");
     check_storage<typename Device::memory_space>(
         "kobalt::to_csr",
         static_cast<std::uint64_t>(nnz) * (sizeof(Index) + sizeof(Value)) +
             (static_cast<std::uint64_t>(rows) + 1) * sizeof(Index),
         max_bytes);
-    return CsrArrays(rows, nnz);
+    return CsrArrays(exec, rows, nnz);
   }
 
-  csr_type finish(Index rows, Index cols) const { return csr_type(rows, cols, row_ptr, col, val); }
+  template <class ExecutionSpace>
+  csr_type finish(const ExecutionSpace& exec, Index rows, Index cols) const {
+    return csr_type(exec, rows, cols, row_ptr, col, val);
+  }
 
  private:
-  CsrArrays(std::int64_t rows, std::int64_t nnz)
-      : row_ptr("kobalt::csr::row_ptr", rows + 1),
+  template <class ExecutionSpace>
+  CsrArrays(const ExecutionSpace& exec, std::int64_t rows, std::int64_t nnz)
+      : row_ptr(Kokkos::view_alloc(exec, std::string("kobalt::csr::row_ptr")), rows + 1),
         col(compat::uninitialized("kobalt::csr::col"), nnz),
         val(compat::uninitialized("kobalt::csr::val"), nnz) {}
 };

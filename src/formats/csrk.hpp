@@ -11,10 +11,8 @@
 #include "format_traits.hpp"
 #include "../compat.hpp"
 #include "../errors.hpp"
-#include "../tuning/csrk_policy.hpp"
 
 #include <cstdint>
-#include <optional>
 #include <string>
 
 namespace kobalt {
@@ -29,23 +27,14 @@ enum class reordering {
 
 inline const char* name(reordering r) { return r == reordering::rcm ? "rcm" : "none"; }
 
-/// Parameters of to_csrk(). Sizes of 0 are derived (tuning/csrk_sizes.hpp).
-struct parameters {
-  /// Levels: 2 (super-rows) or 3 (super-rows and super-super-rows); anything
-  /// else throws invalid_parameter. 0 = 002's recommendation for the backend
-  /// (§6.2): 3 on GPUs, 2 on CPUs.
-  int k = 0;
-  /// Rows per super-row (SRS), >= 0. 0 = 002 §4.1's log model on GPUs,
-  /// 96 on CPUs (§4.2).
-  std::int64_t super_row_size = 0;
-  /// Super-rows per super-super-row (SSRS), k = 3 only (must stay 0 for
-  /// k = 2), >= 0. 0 = 002 §4.1's log model on GPUs, 8 on CPUs (not measured).
-  std::int64_t super_super_row_size = 0;
-  /// none by default: RCM needs a host pass over the pattern (its BFS is
-  /// sequential), so it is opt-in.
-  reordering order = reordering::none;
-  /// Largest storage in bytes the result may take; 0 = what the device holds.
-  std::uint64_t max_bytes = 0;
+/// The structure to_csrk() builds, every size concrete (tuning::select
+/// resolves csrk::parameters with its 0 = automatic fields into this).
+struct layout {
+  int k = 2;                                ///< 2 or 3 levels
+  std::int64_t super_row_size = 1;          ///< rows per super-row (SRS), >= 1
+  std::int64_t super_super_row_size = 0;    ///< super-rows per super-super-row (SSRS), k = 3: >= 1; k = 2: 0
+  reordering order = reordering::none;      ///< symmetric reordering before the super-rows are formed
+  std::uint64_t max_bytes = 0;              ///< largest storage the result may take; 0 = the device's memory
 };
 }  // namespace csrk
 
@@ -53,12 +42,13 @@ namespace detail {
 /// Entries of a pointer array that break "ptr(0) = 0, non-decreasing,
 /// ptr(last) = last_value" (an empty array counts as one violation).
 template <class ExecutionSpace, class IndexView>
-std::int64_t pointer_violations(const IndexView& ptr, std::int64_t last_value) {
+std::int64_t pointer_violations(const ExecutionSpace& exec, const IndexView& ptr,
+                                std::int64_t last_value) {
   const std::int64_t n = static_cast<std::int64_t>(ptr.extent(0));
   if (n == 0) return 1;
   std::int64_t bad = 0;
   Kokkos::parallel_reduce(
-      "kobalt::csrk::check_pointer", Kokkos::RangePolicy<ExecutionSpace>(0, n),
+      "kobalt::csrk::check_pointer", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& count) {
         if ((i == 0 && ptr(0) != 0) || (i + 1 < n && ptr(i + 1) < ptr(i)) ||
             (i + 1 == n && static_cast<std::int64_t>(ptr(i)) != last_value))
@@ -72,11 +62,12 @@ std::int64_t pointer_violations(const IndexView& ptr, std::int64_t last_value) {
 /// violations with both arrays of length n means perm is a bijection and
 /// inverse its inverse.
 template <class ExecutionSpace, class IndexView>
-std::int64_t permutation_violations(const IndexView& perm, const IndexView& inverse) {
+std::int64_t permutation_violations(const ExecutionSpace& exec, const IndexView& perm,
+                                    const IndexView& inverse) {
   const std::int64_t n = static_cast<std::int64_t>(perm.extent(0));
   std::int64_t bad = 0;
   Kokkos::parallel_reduce(
-      "kobalt::csrk::check_permutation", Kokkos::RangePolicy<ExecutionSpace>(0, n),
+      "kobalt::csrk::check_permutation", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& count) {
         const std::int64_t p = perm(i);
         if (p < 0 || p >= n || static_cast<std::int64_t>(inverse(p)) != i) ++count;
@@ -110,21 +101,28 @@ class CsrK : public format_types<Value, Index, Device> {
   /// - order, super_row_size, super_super_row_size: what produced the
   ///   structure, for reports (0 = sizes not fixed, as in Fig. 1).
   /// Throws invalid_parameter for k not in {2, 3} and invalid_matrix when an
-  /// array breaks its invariant (checked on the device).
+  /// array breaks its invariant (checked on the device, on `exec`; the
+  /// default instance of the matrix's space in the overload without it).
   CsrK(csr_type matrix, int k, index_view sr_ptr, index_view ssr_ptr,
        index_view perm = index_view(), index_view inverse_perm = index_view(),
        csrk::reordering order = csrk::reordering::none, std::int64_t super_row_size = 0,
        std::int64_t super_super_row_size = 0)
+      : CsrK(execution_space(), matrix, k, sr_ptr, ssr_ptr, perm, inverse_perm, order,
+             super_row_size, super_super_row_size) {}
+  template <class ExecutionSpace>
+  CsrK(const ExecutionSpace& exec, csr_type matrix, int k, index_view sr_ptr, index_view ssr_ptr,
+       index_view perm, index_view inverse_perm, csrk::reordering order,
+       std::int64_t super_row_size, std::int64_t super_super_row_size)
       : matrix_(matrix), k_(k), sr_ptr_(sr_ptr), ssr_ptr_(ssr_ptr), perm_(perm),
         inverse_perm_(inverse_perm), order_(order), super_row_size_(super_row_size),
         super_super_row_size_(super_super_row_size) {
     if (k != 2 && k != 3)
       throw invalid_parameter("kobalt::CsrK: k = " + std::to_string(k) + ", must be 2 or 3");
-    if (detail::pointer_violations<execution_space>(sr_ptr_, matrix_.rows()) != 0)
+    if (detail::pointer_violations(exec, sr_ptr_, matrix_.rows()) != 0)
       throw invalid_matrix("kobalt::CsrK: sr_ptr must start at 0, never decrease and end at " +
                            std::to_string(matrix_.rows()) + " (the rows)");
     if (k == 3 &&
-        detail::pointer_violations<execution_space>(ssr_ptr_, num_super_rows()) != 0)
+        detail::pointer_violations(exec, ssr_ptr_, num_super_rows()) != 0)
       throw invalid_matrix("kobalt::CsrK: ssr_ptr must start at 0, never decrease and end at " +
                            std::to_string(num_super_rows()) + " (the super-rows)");
     if (k == 2 && ssr_ptr_.extent(0) != 0)
@@ -136,7 +134,7 @@ class CsrK : public format_types<Value, Index, Device> {
           static_cast<std::int64_t>(perm_.extent(0)) != static_cast<std::int64_t>(matrix_.rows()))
         throw invalid_matrix("kobalt::CsrK: a permutation needs a square matrix and one entry "
                              "per row");
-      if (detail::permutation_violations<execution_space>(perm_, inverse_perm_) != 0)
+      if (detail::permutation_violations(exec, perm_, inverse_perm_) != 0)
         throw invalid_matrix("kobalt::CsrK: perm is not a permutation with inverse inverse_perm");
     }
   }
@@ -146,7 +144,7 @@ class CsrK : public format_types<Value, Index, Device> {
   std::int64_t nnz() const { return matrix_.nnz(); }
   /// Entries held in memory (CSR-k has no padding).
   std::int64_t stored() const { return matrix_.stored(); }
-  /// The Csr, the pointer arrays and the permutation (not spmv's work vector).
+  /// The Csr, the pointer arrays and the permutation.
   std::uint64_t bytes() const {
     return matrix_.bytes() + static_cast<std::uint64_t>(sr_ptr_.extent(0) + ssr_ptr_.extent(0) +
                                                         perm_.extent(0) +
@@ -182,42 +180,12 @@ class CsrK : public format_types<Value, Index, Device> {
   /// inverse_perm(old) = new; empty when not permuted.
   const index_view& inverse_permutation() const { return inverse_perm_; }
 
-  /// Launch shape spmv uses; unset (the default) = tuning::select_csrk_policy
-  /// for the backend, k and rdensity. For experiments and tests of other
-  /// shapes; throws invalid_parameter unless team_size, vector_length and
-  /// row_threads are >= 1 and team_size is a multiple of row_threads.
-  void set_policy(std::optional<CsrkPolicy> policy) {
-    if (policy && (policy->team_size < 1 || policy->vector_length < 1 ||
-                   policy->row_threads < 1 || policy->team_size % policy->row_threads != 0))
-      throw invalid_parameter("kobalt::CsrK::set_policy: " + policy->str() +
-                              " needs positive sizes and team_size a multiple of row_threads");
-    policy_ = policy;
-  }
-  const std::optional<CsrkPolicy>& policy() const { return policy_; }
-
-  /// spmv's work vector for P x: n entries of T, kept between calls and
-  /// grown when needed. Copies of a CsrK share it, so spmv on one CsrK (or
-  /// its copies) must not run concurrently from several host threads or
-  /// execution space instances when it is permuted.
-  template <class T>
-  Kokkos::View<T*, Device, Kokkos::MemoryTraits<Kokkos::Unmanaged>> work_vector(
-      std::size_t n) const {
-    const std::size_t words = (n * sizeof(T) + sizeof(double) - 1) / sizeof(double);
-    if (work_.extent(0) < words)
-      work_ = Kokkos::View<double*, Device>(compat::uninitialized("kobalt::csrk::work"), words);
-    return Kokkos::View<T*, Device, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-        reinterpret_cast<T*>(work_.data()), n);
-  }
-
  private:
   csr_type matrix_;
   int k_ = 2;
   index_view sr_ptr_, ssr_ptr_, perm_, inverse_perm_;
   csrk::reordering order_ = csrk::reordering::none;
   std::int64_t super_row_size_ = 0, super_super_row_size_ = 0;
-  std::optional<CsrkPolicy> policy_;
-  // Double words so any value type is aligned; mutable: a cache, not state.
-  mutable Kokkos::View<double*, Device> work_{std::string("kobalt::csrk::work"), 0};
 };
 
 }  // namespace kobalt

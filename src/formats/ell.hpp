@@ -33,14 +33,14 @@ struct layout_check {
 /// after a padding slot or a column outside [0, cols). A free function: CUDA
 /// forbids extended lambdas in private member functions.
 template <class ExecutionSpace, class IndexView>
-layout_check check_ell_layout(const IndexView& col, std::int64_t rows, std::int64_t cols,
+layout_check check_ell_layout(const ExecutionSpace& exec, const IndexView& col, std::int64_t rows, std::int64_t cols,
                               std::int64_t width, std::int64_t stride) {
   using Index = typename IndexView::non_const_value_type;
   layout_check r;
   if (rows == 0) return r;
   std::int64_t bad = rows;
   Kokkos::parallel_reduce(
-      "kobalt::ell::check_layout", Kokkos::RangePolicy<ExecutionSpace>(0, rows),
+      "kobalt::ell::check_layout", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& count, std::int64_t& first_bad) {
         bool padded = false, ok = true;
         for (std::int64_t k = 0; k < width; ++k) {
@@ -91,6 +91,10 @@ class Ell : public format_types<Value, Index, Device> {
   /// row with an entry after a padding slot or a column outside [0, cols).
   Ell(Index rows, Index cols, std::int64_t stored_per_row, std::int64_t stride, index_view col,
       value_view val)
+      : Ell(execution_space(), rows, cols, stored_per_row, stride, col, val) {}
+  template <class ExecutionSpace>
+  Ell(const ExecutionSpace& exec, Index rows, Index cols, std::int64_t stored_per_row, std::int64_t stride, index_view col,
+      value_view val)
       : rows_(rows), cols_(cols), width_(stored_per_row), stride_(stride), col_(col),
         val_(val) {
     if (rows < 0 || cols < 0) throw invalid_parameter("kobalt::Ell: negative dimension");
@@ -105,7 +109,7 @@ class Ell : public format_types<Value, Index, Device> {
       throw invalid_parameter("kobalt::Ell: col and val must hold stride * stored_per_row = " +
                               std::to_string(expected) + " slots");
     const auto check =
-        detail::check_ell_layout<execution_space>(col, rows, cols, width_, stride_);
+        detail::check_ell_layout(exec, col, rows, cols, width_, stride_);
     if (check.bad_row >= 0)
       throw invalid_matrix("kobalt::Ell: row " + std::to_string(check.bad_row) +
                            " has an entry after a padding slot or a column outside [0, " +

@@ -12,6 +12,12 @@ namespace kobalt {
 /// duplicates are summed on a host copy first (Matrix Market semantics).
 template <class Device = default_device, class Value, class Index>
 Coo<Value, Index, Device> make_coo(const Triplets<Value, Index>& input) {
+  return make_coo<Device>(typename Device::execution_space(), input);
+}
+
+/// make_coo with the copies on the execution-space instance `exec`.
+template <class Device = default_device, class ExecutionSpace, class Value, class Index>
+Coo<Value, Index, Device> make_coo(const ExecutionSpace& exec, const Triplets<Value, Index>& input) {
   const Triplets<Value, Index>* t = &input;
   Triplets<Value, Index> assembled;
   input.validate();
@@ -27,16 +33,23 @@ Coo<Value, Index, Device> make_coo(const Triplets<Value, Index>& input) {
   typename result_t::value_view val(compat::uninitialized("kobalt::coo::val"), n);
   using host_index = Kokkos::View<const Index*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
   using host_value = Kokkos::View<const Value*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
-  Kokkos::deep_copy(row, host_index(t->row.data(), n));
-  Kokkos::deep_copy(col, host_index(t->col.data(), n));
-  Kokkos::deep_copy(val, host_value(t->val.data(), n));
+  Kokkos::deep_copy(exec, row, host_index(t->row.data(), n));
+  Kokkos::deep_copy(exec, col, host_index(t->col.data(), n));
+  Kokkos::deep_copy(exec, val, host_value(t->val.data(), n));
+  exec.fence();  // `assembled` is a local host buffer
   return result_t(t->rows, t->cols, row, col, val);
 }
 
 /// Copies triplets to the device as a Csr (through Coo).
 template <class Device = default_device, class Value, class Index>
 Csr<Value, Index, Device> make_csr(const Triplets<Value, Index>& input) {
-  return to_csr(make_coo<Device>(input));
+  return make_csr<Device>(typename Device::execution_space(), input);
+}
+
+/// make_csr on the execution-space instance `exec`.
+template <class Device = default_device, class ExecutionSpace, class Value, class Index>
+Csr<Value, Index, Device> make_csr(const ExecutionSpace& exec, const Triplets<Value, Index>& input) {
+  return to_csr(exec, make_coo<Device>(exec, input));
 }
 
 /// Copies a device Csr back to host triplets (for I/O, tests and checks).

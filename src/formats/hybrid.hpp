@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Hybrid (HYB): Ell + Coo (seed 000 §4, 003 §3.4). The first t entries of
 // each row go to the ELL part (width t, stride rows), the rest to a COO
-// part sorted by (row, col). The split t comes from a strategy, a value type
-// in kobalt::hybrid; the Hybrid remembers the strategy and the resolved t so
-// benchmarks report what ran.
+// part sorted by (row, col). How t is chosen (a hybrid::partition such as
+// imbalance_limit) is tuning's business (tuning/hybrid_partition.hpp); the
+// Hybrid holds the resolved t.
 #pragma once
 
 #include "coo.hpp"
@@ -11,129 +11,19 @@
 #include "format_traits.hpp"
 #include "../errors.hpp"
 
-#include <cmath>
 #include <cstdint>
-#include <sstream>
 #include <string>
-#include <type_traits>
 #include <utility>
-#include <variant>
 
 namespace kobalt {
 
 namespace hybrid {
-
-// Row ratio r of `automatic` (hybridlimit33, 003 §3.4): t <= floor(rows * r).
-// 003's text prints r = 1e-4 ("#rows * 0.0001"); Ginkgo's hybrid::automatic,
-// the implementation the measurements ran on, uses 1e-3 [ext, NOTES.md].
-// Kobalt takes 1e-3: with 1e-4 every matrix under 10^4 rows (most of the
-// edge and shared test matrices, and a large share of SuiteSparse) gets
-// t = 0, i.e. pure COO, so "HYB" would silently be COO there; 1e-3 still
-// keeps the cap that protects against ELL blow-up on huge, skewed matrices.
-// Not yet measured on Kobalt's kernels.
-inline constexpr double automatic_row_ratio = 1e-3;
-
-/// t = columns: a fixed ELL width (Ginkgo column_limit, 000 §4's
-/// "hard-coded user thresholds"). columns >= 0; 0 puts the whole matrix in
-/// COO; a width above the longest row pads every row.
-struct column_limit {
-  std::int64_t columns = 0;  ///< Ginkgo's default, 0 [ext]
+/// The split to_hybrid() makes, concrete (tuning::select resolves a
+/// hybrid::partition such as imbalance_limit into this).
+struct layout {
+  std::int64_t ell_width = 0;    ///< t: entries per row kept in the ELL part, >= 0
+  std::uint64_t max_bytes = 0;   ///< largest storage the result may take; 0 = the device's memory
 };
-
-/// t = Q_R(quantile) (000 eq. 6-7, §4): at least a `quantile` share of rows
-/// fit the ELL part entirely. Any finite quantile: < 0 gives t = 0 (all COO),
-/// >= 1 - 1/rows gives the longest row (all ELL), 000 Table 1.
-struct imbalance_limit {
-  double quantile = 0.25;  ///< hybrid25, the default of 000 §5.2
-};
-
-/// t = min(Q_R(quantile), floor(rows * row_ratio)) (003 §3.4 "hybridlimit",
-/// Ginkgo imbalance_bounded_limit). row_ratio in (0, 1].
-struct imbalance_bounded_limit {
-  double quantile = 1.0 / 3.0;                ///< hybridlimit33, 003 §3.4
-  double row_ratio = automatic_row_ratio;     ///< see automatic_row_ratio
-};
-
-/// t = Q_R(p / (v + 2p)) with v = sizeof(Value), p = sizeof(Index): the split
-/// with the least storage (000 eq. 1-5, Table 1): 1/4 for double/int32, 1/3
-/// for float/int32 and double/int64, 2/5 for float/int64.
-struct minimal_storage {};
-
-/// hybridlimit33, the default "HYB" of 003 §3.4:
-/// imbalance_bounded_limit{1/3, automatic_row_ratio}.
-///
-/// There is deliberately no "Bell & Garland" preset: 000 Table 1 equates
-/// B&G with Q_R(1/3), but CUSP's rule is Q_R(2/3) plus a 4096-row break-even
-/// (NOTES.md, 000 erratum), which Q_R(x) alone cannot express.
-struct automatic {};
-
-using strategy =
-    std::variant<automatic, column_limit, imbalance_limit, imbalance_bounded_limit, minimal_storage>;
-
-/// x = p / (v + 2p) of 000 eq. 5 for the given types.
-template <class Value, class Index>
-constexpr double minimal_storage_quantile() {
-  return static_cast<double>(sizeof(Index)) /
-         static_cast<double>(sizeof(Value) + 2 * sizeof(Index));
-}
-
-/// The strategy automatic stands for.
-inline imbalance_bounded_limit as_bounded(automatic) { return {1.0 / 3.0, automatic_row_ratio}; }
-
-inline const char* name(automatic) { return "automatic"; }
-inline const char* name(column_limit) { return "column_limit"; }
-inline const char* name(imbalance_limit) { return "imbalance_limit"; }
-inline const char* name(imbalance_bounded_limit) { return "imbalance_bounded_limit"; }
-inline const char* name(minimal_storage) { return "minimal_storage"; }
-/// Short name for labels and tables ("imbalance_limit").
-inline std::string name(const strategy& s) {
-  return std::visit([](auto v) { return std::string(name(v)); }, s);
-}
-
-/// Name with parameters for reports ("imbalance_limit(quantile=0.25)").
-inline std::string describe(const strategy& s) {
-  std::ostringstream os;
-  os.precision(17);
-  std::visit(
-      [&](auto v) {
-        using T = decltype(v);
-        os << name(v);
-        if constexpr (std::is_same_v<T, column_limit>) os << "(columns=" << v.columns << ")";
-        if constexpr (std::is_same_v<T, imbalance_limit>) os << "(quantile=" << v.quantile << ")";
-        if constexpr (std::is_same_v<T, imbalance_bounded_limit>)
-          os << "(quantile=" << v.quantile << ", row_ratio=" << v.row_ratio << ")";
-      },
-      s);
-  return os.str();
-}
-
-/// Throws invalid_parameter unless: columns >= 0; quantile finite;
-/// row_ratio in (0, 1].
-inline void validate(const strategy& s) {
-  std::visit(
-      [](auto v) {
-        using T = decltype(v);
-        if constexpr (std::is_same_v<T, column_limit>) {
-          if (v.columns < 0)
-            throw invalid_parameter("kobalt::hybrid::column_limit: columns = " +
-                                    std::to_string(v.columns) + " is negative");
-        }
-        if constexpr (std::is_same_v<T, imbalance_limit> ||
-                      std::is_same_v<T, imbalance_bounded_limit>) {
-          if (!std::isfinite(v.quantile))
-            throw invalid_parameter(std::string("kobalt::hybrid::") + name(v) +
-                                    ": quantile must be finite");
-        }
-        if constexpr (std::is_same_v<T, imbalance_bounded_limit>) {
-          if (!(v.row_ratio > 0.0 && v.row_ratio <= 1.0))
-            throw invalid_parameter(
-                "kobalt::hybrid::imbalance_bounded_limit: row_ratio = " +
-                std::to_string(v.row_ratio) + " must lie in (0, 1]");
-        }
-      },
-      s);
-}
-
 }  // namespace hybrid
 
 template <class Value, class Index, class Device = default_device>
@@ -148,10 +38,9 @@ class Hybrid : public format_types<Value, Index, Device> {
   /// Takes an ELL part and a COO part of the same shape. Every COO entry of
   /// a row must lie right of that row's ELL entries (000 §4: ELL holds each
   /// row's first t entries), so a row is its ELL entries followed by its COO
-  /// entries. `s` records how the split was chosen; ell_width() is the
-  /// resolved t. Throws dimension_mismatch if the parts differ in shape.
-  Hybrid(ell_type ell, coo_type coo, hybrid::strategy s)
-      : ell_(std::move(ell)), coo_(std::move(coo)), strategy_(s) {
+  /// entries; ell_width() is the split t. Throws dimension_mismatch if the
+  /// parts differ in shape.
+  Hybrid(ell_type ell, coo_type coo) : ell_(std::move(ell)), coo_(std::move(coo)) {
     if (ell_.rows() != coo_.rows() || ell_.cols() != coo_.cols())
       throw dimension_mismatch("kobalt::Hybrid: the ELL part is " + std::to_string(ell_.rows()) +
                                " x " + std::to_string(ell_.cols()) + ", the COO part " +
@@ -168,15 +57,12 @@ class Hybrid : public format_types<Value, Index, Device> {
 
   const ell_type& ell() const { return ell_; }
   const coo_type& coo() const { return coo_; }
-  /// The strategy the split was made with.
-  const hybrid::strategy& strategy() const { return strategy_; }
   /// The resolved t: slots per row of the ELL part.
   std::int64_t ell_width() const { return ell_.stored_per_row(); }
 
  private:
   ell_type ell_;
   coo_type coo_;
-  hybrid::strategy strategy_ = hybrid::automatic{};
 };
 
 }  // namespace kobalt

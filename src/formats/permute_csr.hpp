@@ -72,33 +72,34 @@ KOKKOS_INLINE_FUNCTION void sort_row_by_column(const ColView& col, const ValView
 /// col_map (old column -> new column) and sorted. row_source has a.rows()
 /// entries, col_map a.cols(); both must be permutations (not checked here).
 /// B keeps A's strategy. The caller checks storage (B takes a.bytes()).
-template <class Value, class Index, class Device, class MapView>
-Csr<Value, Index, Device> permute_csr(const Csr<Value, Index, Device>& a,
+template <class ExecutionSpace, class Value, class Index, class Device, class MapView>
+Csr<Value, Index, Device> permute_csr(const ExecutionSpace& space,
+                                      const Csr<Value, Index, Device>& a,
                                       const MapView& row_source, const MapView& col_map,
                                       const std::string& label) {
-  using exec = typename Device::execution_space;
+  using exec = ExecutionSpace;
   using result_t = Csr<Value, Index, Device>;
   const Index rows = a.rows();
   const std::int64_t nnz = a.nnz();
   const auto row_ptr = a.row_ptr();
   const auto col = a.col_indices();
   const auto val = a.values();
-  typename result_t::index_view new_row_ptr(label + "::row_ptr", rows + 1);
+  typename result_t::index_view new_row_ptr(Kokkos::view_alloc(space, std::string(label + "::row_ptr")), rows + 1);
   typename result_t::index_view new_col(compat::uninitialized(label + "::col"), nnz);
   typename result_t::value_view new_val(compat::uninitialized(label + "::val"), nnz);
   Kokkos::parallel_for(
-      label + "::count", Kokkos::RangePolicy<exec>(0, rows), KOKKOS_LAMBDA(const Index i) {
+      label + "::count", Kokkos::RangePolicy<exec>(space, 0, rows), KOKKOS_LAMBDA(const Index i) {
         const Index old = row_source(i);
         new_row_ptr(i + 1) = row_ptr(old + 1) - row_ptr(old);
       });
   Kokkos::parallel_scan(
-      label + "::scan", Kokkos::RangePolicy<exec>(0, rows + 1),
+      label + "::scan", Kokkos::RangePolicy<exec>(space, 0, rows + 1),
       KOKKOS_LAMBDA(const Index i, Index& partial, const bool final) {
         partial += new_row_ptr(i);
         if (final) new_row_ptr(i) = partial;
       });
   Kokkos::parallel_for(
-      label + "::rows", Kokkos::RangePolicy<exec>(0, rows), KOKKOS_LAMBDA(const Index i) {
+      label + "::rows", Kokkos::RangePolicy<exec>(space, 0, rows), KOKKOS_LAMBDA(const Index i) {
         const Index old = row_source(i);
         const Index out = new_row_ptr(i);
         const Index first = row_ptr(old);
@@ -110,8 +111,7 @@ Csr<Value, Index, Device> permute_csr(const Csr<Value, Index, Device>& a,
         sort_row_by_column(new_col, new_val, static_cast<std::int64_t>(out),
                            static_cast<std::int64_t>(out + len));
       });
-  exec().fence();
-  return result_t(a.rows(), a.cols(), new_row_ptr, new_col, new_val, a.strategy());
+  return result_t(space, a.rows(), a.cols(), new_row_ptr, new_col, new_val);
 }
 
 }  // namespace kobalt::detail

@@ -51,7 +51,7 @@ inline void check_sellp_shape(std::int64_t slice_size, std::int64_t stride_facto
 /// whose slice metadata or slots break the layout. A free function: CUDA
 /// forbids extended lambdas in private member functions.
 template <class ExecutionSpace, class IndexView>
-layout_check check_sellp_layout(const IndexView& slice_sets, const IndexView& slice_lengths,
+layout_check check_sellp_layout(const ExecutionSpace& exec, const IndexView& slice_sets, const IndexView& slice_lengths,
                                 const IndexView& col, std::int64_t rows, std::int64_t cols,
                                 std::int64_t b, std::int64_t t) {
   using Index = typename IndexView::non_const_value_type;
@@ -61,7 +61,7 @@ layout_check check_sellp_layout(const IndexView& slice_sets, const IndexView& sl
   if (padded_rows == 0) return r;
   std::int64_t bad = padded_rows;
   Kokkos::parallel_reduce(
-      "kobalt::sellp::check_layout", Kokkos::RangePolicy<ExecutionSpace>(0, padded_rows),
+      "kobalt::sellp::check_layout", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, padded_rows),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& count, std::int64_t& first_bad) {
         const std::int64_t s = i / b, local = i % b;
         const std::int64_t len = slice_lengths(s), base = slice_sets(s);
@@ -105,6 +105,10 @@ class Sellp : public format_types<Value, Index, Device> {
   /// slot, an entry in a row past the matrix or a column outside [0, cols).
   Sellp(Index rows, Index cols, std::int64_t slice_size, std::int64_t stride_factor,
         index_view slice_sets, index_view slice_lengths, index_view col, value_view val)
+      : Sellp(execution_space(), rows, cols, slice_size, stride_factor, slice_sets, slice_lengths, col, val) {}
+  template <class ExecutionSpace>
+  Sellp(const ExecutionSpace& exec, Index rows, Index cols, std::int64_t slice_size, std::int64_t stride_factor,
+        index_view slice_sets, index_view slice_lengths, index_view col, value_view val)
       : rows_(rows), cols_(cols), b_(slice_size), t_(stride_factor), sets_(slice_sets),
         lengths_(slice_lengths), col_(col), val_(val) {
     if (rows < 0 || cols < 0) throw invalid_parameter("kobalt::Sellp: negative dimension");
@@ -126,7 +130,7 @@ class Sellp : public format_types<Value, Index, Device> {
         val_.extent(0) != static_cast<std::size_t>(stored_))
       throw invalid_parameter("kobalt::Sellp: slice_sets must start at 0 and col and val "
                               "must hold slice_sets[slices] slots");
-    const auto check = detail::check_sellp_layout<execution_space>(sets_, lengths_, col_, rows,
+    const auto check = detail::check_sellp_layout(exec, sets_, lengths_, col_, rows,
                                                                    cols, b_, t_);
     if (check.bad_row >= 0)
       throw invalid_matrix("kobalt::Sellp: padded row " + std::to_string(check.bad_row) +

@@ -4,6 +4,7 @@
 // throws format_too_large before it allocates.
 #pragma once
 
+#include "../arch/arch.hpp"
 #include "../errors.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -13,38 +14,15 @@
 #include <string>
 #include <type_traits>
 
-#if defined(KOKKOS_ENABLE_CUDA)
-#include <cuda_runtime_api.h>
-#endif
-#if defined(KOKKOS_ENABLE_HIP)
-#include <hip/hip_runtime_api.h>
-#endif
-#include <unistd.h>
-
 namespace kobalt {
 
-/// Bytes a memory space can hold: the device's total memory for CUDA/HIP,
-/// the host's physical memory otherwise.
+/// Bytes a memory space can hold: the device's total memory for GPU spaces,
+/// the host's physical memory otherwise (arch::memory_info); UINT64_MAX when
+/// unknown.
 template <class MemorySpace>
 std::uint64_t device_capacity_bytes() {
-#if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<MemorySpace, Kokkos::CudaSpace> ||
-                std::is_same_v<MemorySpace, Kokkos::CudaUVMSpace>) {
-    std::size_t free_bytes = 0, total_bytes = 0;
-    if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) return total_bytes;
-  }
-#endif
-#if defined(KOKKOS_ENABLE_HIP)
-  if constexpr (std::is_same_v<MemorySpace, Kokkos::HIPSpace>) {
-    std::size_t free_bytes = 0, total_bytes = 0;
-    if (hipMemGetInfo(&free_bytes, &total_bytes) == hipSuccess) return total_bytes;
-  }
-#endif
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGE_SIZE);
-  if (pages > 0 && page_size > 0)
-    return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
-  return UINT64_MAX;
+  const std::uint64_t total = arch::memory_info<MemorySpace>().total_bytes;
+  return total != 0 ? total : UINT64_MAX;
 }
 
 /// Throws format_too_large if `needed` bytes exceed `limit` (0 = the

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Pieces every kernel shares: the y epilogue and the beta scaling of y.
+// Pieces every kernel shares: the column blocks of x and y (rank-2 x and y
+// run one launch per block of columns, loading each matrix entry once for
+// the whole block), the per-row sums of a block, the y epilogue, the beta
+// scaling of y and the kernel labels.
 #pragma once
+
+#include "../arch/arch.hpp"
+#include "../compat.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -10,16 +16,103 @@
 
 namespace kobalt::detail {
 
-/// y_i = alpha*sum (HasBeta == false: y's old value, NaN included, is never
-/// read) or alpha*sum + beta*y_i. The only compile-time switch besides the
-/// vector width (STYLE.md practice 6).
-template <bool HasBeta, class Scalar, class YRef>
-KOKKOS_INLINE_FUNCTION void store_row(YRef&& y_i, Scalar alpha, Scalar sum, Scalar beta) {
-  if constexpr (HasBeta) {
-    y_i = alpha * sum + beta * y_i;
-  } else {
-    (void)beta;
-    y_i = alpha * sum;
+// Right-hand sides one launch accumulates for rank-2 x and y: 8 partial
+// sums per thread (8 fp64 registers pairs) keeps the row kernels' register
+// count moderate; wider blocks were not measured. K > 8 columns run
+// ceil(K / 8) launches, each loading A once.
+inline constexpr int rhs_block = 8;
+
+/// Columns per launch for a View: 1 for rank-1, rhs_block for rank-2.
+template <class View>
+inline constexpr int block_width = compat::rank_v<View> == 1 ? 1 : rhs_block;
+
+/// N partial sums, one per right-hand side of a block.
+template <class Scalar, int N>
+struct Sums {
+  Scalar v[N];
+  KOKKOS_INLINE_FUNCTION Sums() {
+    for (int j = 0; j < N; ++j) v[j] = Scalar(0);
+  }
+  KOKKOS_INLINE_FUNCTION Sums& operator+=(const Sums& o) {
+    for (int j = 0; j < N; ++j) v[j] += o.v[j];
+    return *this;
+  }
+};
+
+/// A block of columns [first, first + count) of x (count <= N; rank-1: the View).
+template <class XView, int N = block_width<XView>>
+struct XBlock {
+  static constexpr int count_max = N;
+  XView x;
+  int first = 0, count = 1;
+  /// s_j += a * x(c, first + j) for the block's columns.
+  template <class Scalar, class A, class C>
+  KOKKOS_INLINE_FUNCTION void fma(Sums<Scalar, N>& s, const A& a, const C& c) const {
+    if constexpr (compat::rank_v<XView> == 1) {
+      s.v[0] += Scalar(a) * Scalar(x(c));
+    } else {
+      for (int j = 0; j < N; ++j)
+        if (j < count) s.v[j] += Scalar(a) * Scalar(x(c, first + j));
+    }
+  }
+};
+
+/// A block of columns of y, with the epilogues.
+template <class YView, int N = block_width<YView>>
+struct YBlock {
+  using scalar = typename YView::non_const_value_type;
+  YView y;
+  int first = 0, count = 1;
+
+  template <class Row>
+  KOKKOS_INLINE_FUNCTION scalar& at(const Row& i, int j) const {
+    if constexpr (compat::rank_v<YView> == 1) {
+      (void)j;
+      return y(i);
+    } else {
+      return y(i, first + j);
+    }
+  }
+  /// y_i = alpha*sum (HasBeta == false: y's old value, NaN included, is never
+  /// read) or alpha*sum + beta*y_i. The only compile-time switch besides the
+  /// vector width (STYLE.md practice 6).
+  template <bool HasBeta, class Row>
+  KOKKOS_INLINE_FUNCTION void store(const Row& i, scalar alpha, const Sums<scalar, N>& s,
+                                    scalar beta) const {
+    for (int j = 0; j < N; ++j) {
+      if (j >= count) break;
+      if constexpr (HasBeta) {
+        at(i, j) = alpha * s.v[j] + beta * at(i, j);
+      } else {
+        (void)beta;
+        at(i, j) = alpha * s.v[j];
+      }
+    }
+  }
+  /// y_i += alpha*sum, atomically (several threads may share row i).
+  template <class Row>
+  KOKKOS_INLINE_FUNCTION void atomic_add(const Row& i, scalar alpha,
+                                         const Sums<scalar, N>& s) const {
+    for (int j = 0; j < N; ++j)
+      if (j < count) arch::atomic_add(&at(i, j), alpha * s.v[j]);
+  }
+  /// y_i += alpha*sum where row i belongs to this thread alone.
+  template <class Row>
+  KOKKOS_INLINE_FUNCTION void add(const Row& i, scalar alpha, const Sums<scalar, N>& s) const {
+    for (int j = 0; j < N; ++j)
+      if (j < count) at(i, j) += alpha * s.v[j];
+  }
+};
+
+/// Calls launch(XBlock, YBlock) once per block of block_width columns of x
+/// and y (once for rank-1 Views).
+template <class XView, class YView, class Launch>
+void for_each_column_block(const XView& x, const YView& y, Launch&& launch) {
+  constexpr int n = block_width<YView>;
+  const int columns = compat::rank_v<YView> == 1 ? 1 : static_cast<int>(y.extent(1));
+  for (int first = 0; first < columns; first += n) {
+    const int count = columns - first < n ? columns - first : n;
+    launch(XBlock<XView, n>{x, first, count}, YBlock<YView, n>{y, first, count});
   }
 }
 
@@ -33,27 +126,42 @@ void dispatch_beta(Scalar beta, Launch&& launch) {
     launch(std::true_type{});
 }
 
-/// y = beta*y, with beta == 0 writing zeros (NaN in y does not survive).
-/// Used before kernels that accumulate into y with atomics.
+/// y = beta*y (every column of a rank-2 y), with beta == 0 writing zeros
+/// (NaN in y does not survive). Used before kernels that accumulate into y.
 template <class ExecutionSpace, class YView>
 void scale(const ExecutionSpace& exec, typename YView::non_const_value_type beta,
            const YView& y) {
   using scalar = typename YView::non_const_value_type;
   const std::int64_t n = static_cast<std::int64_t>(y.extent(0));
-  if (beta == scalar(0)) {
-    Kokkos::parallel_for(
-        "kobalt::scale<zero>", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
-        KOKKOS_LAMBDA(const std::int64_t i) { y(i) = scalar(0); });
-  } else if (beta != scalar(1)) {
-    Kokkos::parallel_for(
-        "kobalt::scale", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
-        KOKKOS_LAMBDA(const std::int64_t i) { y(i) *= beta; });
-  }
+  const std::int64_t k = compat::rank_v<YView> == 1 ? 1 : static_cast<std::int64_t>(y.extent(1));
+  if (beta == scalar(1) || n == 0 || k == 0) return;
+  const bool zero = beta == scalar(0);
+  Kokkos::parallel_for(
+      zero ? "kobalt::scale<zero>" : "kobalt::scale",
+      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n * k), KOKKOS_LAMBDA(const std::int64_t e) {
+        if constexpr (compat::rank_v<YView> == 1) {
+          y(e) = zero ? scalar(0) : beta * y(e);
+        } else {
+          auto& v = y(e % n, e / n);
+          v = zero ? scalar(0) : beta * v;
+        }
+      });
 }
 
 /// "kobalt::spmv<format,strategy>": the label every kernel launches under.
-inline std::string kernel_label(const char* format, const char* strategy) {
-  return std::string("kobalt::spmv<") + format + "," + strategy + ">";
+inline std::string kernel_label(const std::string& format, const std::string& strategy) {
+  return "kobalt::spmv<" + format + "," + strategy + ">";
 }
 
 }  // namespace kobalt::detail
+
+namespace Kokkos {
+/// Identity of the Sum reduction over a block's partial sums (Kokkos'
+/// documented way to reduce a custom type).
+template <class Scalar, int N>
+struct reduction_identity<kobalt::detail::Sums<Scalar, N>> {
+  KOKKOS_FORCEINLINE_FUNCTION static kobalt::detail::Sums<Scalar, N> sum() {
+    return kobalt::detail::Sums<Scalar, N>();
+  }
+};
+}  // namespace Kokkos

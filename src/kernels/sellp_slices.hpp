@@ -8,30 +8,31 @@
 //
 // Mapping: league entry -> one slice (b consecutive rows); team thread -> one
 // row of the slice; vector lane -> slots lane, lane + L, ... of that row
-// (L = 1 from select_sellp_policy, one thread per row as in 000 §3.5).
+// (row_reduce.hpp; L = 1 from tuning::select, one thread per row as in 000 §3.5).
 #pragma once
 
 #include "common.hpp"
+#include "row_reduce.hpp"
 #include "../formats/sellp.hpp"
-#include "../tuning/select.hpp"
+#include "../tuning/policy.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <type_traits>
+#include <string>
 
 namespace kobalt::detail {
 
-template <class ExecutionSpace, class IndexView, class ValueView, class XView, class YView,
+template <class ExecutionSpace, class IndexView, class ValueView, class XB, class YB,
           bool HasBeta>
 struct SellpSliceFunctor {
-  using scalar = typename YView::non_const_value_type;
+  using scalar = typename YB::scalar;
   using member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
 
   IndexView slice_sets, slice_lengths, col;
   ValueView val;
-  XView x;
-  YView y;
+  XB x;
+  YB y;
   scalar alpha, beta;
   std::int64_t rows, slice_size, slices;
   int lanes;
@@ -43,54 +44,38 @@ struct SellpSliceFunctor {
       const std::int64_t count = rows - first < slice_size ? rows - first : slice_size;
       const std::int64_t base = slice_sets(s), width = slice_lengths(s);
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](const std::int64_t r) {
-        scalar sum = 0;
-        Kokkos::parallel_reduce(
-            Kokkos::ThreadVectorRange(team, lanes),
-            [&](const int lane, scalar& acc) {
-              for (std::int64_t k = lane; k < width; k += lanes) {
-                const std::int64_t slot = base + k * slice_size + r;
-                const auto c = col(slot);
-                if (c < 0) break;  // a row's padding follows its entries
-                acc += scalar(val(slot)) * scalar(x(c));
-              }
-            },
-            sum);
+        Sums<scalar, block_width<decltype(y.y)>> sum;
+        row_reduce<true>(team, lanes, col, val, x, base + r, slice_size, width, sum);
         Kokkos::single(Kokkos::PerThread(team),
-                       [&]() { store_row<HasBeta>(y(first + r), alpha, sum, beta); });
+                       [&]() { y.template store<HasBeta>(first + r, alpha, sum, beta); });
       });
     }
   }
 };
 
-/// y = alpha*A*x + beta*y for a Sellp with launch shape p (y fully written,
+/// y = alpha*A*x + beta*y for a Sellp with launch shape s (y fully written,
 /// beta == 0 overwrites).
 template <class ExecutionSpace, class Value, class Index, class Device, class XView, class YView>
-void sellp_slices(const ExecutionSpace& exec, const SpmvPolicy& p,
-                  typename YView::non_const_value_type alpha, const Sellp<Value, Index, Device>& a,
-                  const XView& x, typename YView::non_const_value_type beta, const YView& y) {
+void sellp_slices(const ExecutionSpace& exec, const tuning::LaunchShape& s,
+                  const std::string& label, typename YView::non_const_value_type alpha,
+                  const Sellp<Value, Index, Device>& a, const XView& x,
+                  typename YView::non_const_value_type beta, const YView& y) {
   using matrix = Sellp<Value, Index, Device>;
   if (a.slices() == 0) return;
   const int league = static_cast<int>(
       std::min<std::int64_t>(a.slices(), std::numeric_limits<int>::max()));
-  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, league, p.team_size, p.vector_length);
-  auto launch = [&](auto has_beta) {
-    using functor = SellpSliceFunctor<ExecutionSpace, typename matrix::index_view,
-                                      typename matrix::value_view, XView, YView,
-                                      decltype(has_beta)::value>;
-    Kokkos::parallel_for(kernel_label("sellp", "slices"), policy,
-                         functor{a.slice_sets(), a.slice_lengths(), a.col_indices(), a.values(), x,
-                                 y, alpha, beta, static_cast<std::int64_t>(a.rows()),
-                                 a.slice_size(), a.slices(), p.vector_length});
-  };
-  dispatch_beta(beta, launch);
-}
-
-template <class ExecutionSpace, class Value, class Index, class Device, class XView, class YView>
-void apply(const ExecutionSpace& exec, typename YView::non_const_value_type alpha,
-           const Sellp<Value, Index, Device>& a, const XView& x,
-           typename YView::non_const_value_type beta, const YView& y) {
-  sellp_slices(exec, tuning::select_sellp_policy<ExecutionSpace>(a.slice_size()), alpha, a, x,
-               beta, y);
+  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, league, s.team_size, s.vector_length);
+  for_each_column_block(x, y, [&](auto xb, auto yb) {
+    dispatch_beta(beta, [&](auto has_beta) {
+      using functor = SellpSliceFunctor<ExecutionSpace, typename matrix::index_view,
+                                        typename matrix::value_view, decltype(xb), decltype(yb),
+                                        decltype(has_beta)::value>;
+      Kokkos::parallel_for(label, policy,
+                           functor{a.slice_sets(), a.slice_lengths(), a.col_indices(), a.values(),
+                                   xb, yb, alpha, beta, static_cast<std::int64_t>(a.rows()),
+                                   a.slice_size(), a.slices(), s.vector_length});
+    });
+  });
 }
 
 }  // namespace kobalt::detail

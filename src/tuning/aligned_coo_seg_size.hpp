@@ -3,17 +3,15 @@
 // choices the printed pseudo-code leaves open stated beside each step.
 #pragma once
 
+#include "../formats/aligned_coo_plan.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
 namespace kobalt::tuning {
 
-/// Shape of a seg part: seg_size lanes (slots per segment) x num_seg segments.
-struct seg_shape {
-  std::int64_t seg_size = 0;  ///< lanes; 004's Seg_size
-  std::int64_t num_seg = 0;   ///< segments; 004's Num_of_seg (= lane capacity)
-};
+using kobalt::detail::seg_shape;
 
 /// 004 Alg. 1 on the seg part's row lengths, indexed in the original row
 /// order (NNZ = their sum, NR = their count):

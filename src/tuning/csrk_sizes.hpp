@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // CSR-k super-row sizes: the log model of seed 002 §4.1 (GPUs) and the
 // constant fallback of §4.2 (CPUs). SSRS = super-rows per super-super-row,
-// SRS = rows per super-row. Only heuristics live here; the conversion
-// (formats/convert_csrk.hpp) asks for sizes when the caller leaves them 0.
+// SRS = rows per super-row. Only heuristics live here; tuning::select turns
+// csrk::parameters (sizes 0 = automatic) into the concrete csrk::layout the
+// conversion (formats/convert_csrk.hpp) takes.
 #pragma once
 
-#include "../kernels/arch/arch.hpp"
+#include "profile.hpp"
+#include "../formats/csrk.hpp"
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 
 namespace kobalt::tuning {
 
@@ -58,15 +61,6 @@ inline constexpr CsrkSizeModel csrk_ampere_model{
      {2.5, true, 3.0},     // case 3: SSRS = ⌊SSRS·2.5⌉, SRS = SSRS·3
      {2.0, true, 2.0}}};   // case 4: SSRS = SSRS·2,     SRS = SSRS·2
 
-// Rows per super-row of CSR-2 on CPUs: the geometric mean of the per-matrix
-// optima, used by 002 for every matrix (002 §4.2, "SRS = 96").
-inline constexpr std::int64_t host_csrk_super_row_size = 96;
-// Super-rows per super-super-row of CSR-3 on CPUs: not yet measured. 002
-// gives no CPU SSRS (§4.2 tunes CSR-2 only; §6.2 finds CSR-3 never beats
-// CSR-2 on its CPUs); 8 x 96 = 768 rows per league entry keeps host teams
-// coarse, like tuning::host_rows_per_team.
-inline constexpr std::int64_t host_csrk_super_super_row_size = 8;
-
 /// ⌊x⌉ of 002 §4.1: round to nearest, half toward +infinity.
 inline std::int64_t round_half_up(double x) {
   return static_cast<std::int64_t>(std::floor(x + 0.5));
@@ -106,32 +100,58 @@ inline CsrkSizes csrk_model_sizes(const CsrkSizeModel& model, double rdensity) {
   return s;
 }
 
-/// The model used on GPU backends. 002 measured Volta and Ampere only; the
-/// Ampere coefficients are used for every GPU (Hopper included) as the
-/// nearest measured architecture until kobalt-tune fits per-device ones.
-inline constexpr const CsrkSizeModel& csrk_gpu_model = csrk_ampere_model;
+/// The size model of a profile (DeviceProfile::csrk_model), nullptr for "none".
+inline const CsrkSizeModel* csrk_model_named(const std::string& name) {
+  if (name == "ampere") return &csrk_ampere_model;
+  if (name == "volta") return &csrk_volta_model;
+  return nullptr;
+}
 
-/// Default CSR-k sizes for ExecutionSpace, k (2 or 3) and rdensity = nnz/rows.
-/// - GPU backends (arch::warp_size > 1), k = 3: csrk_model_sizes(Ampere).
-/// - GPU backends, k = 2: the super-row is the league entry, so it gets the
-///   rows a k = 3 league entry (super-super-row) would hold: SRS = SSRS·SRS of
-///   the model (002 tunes only CSR-3 on GPUs; our choice, not yet measured).
+/// Default CSR-k sizes for a device profile, k (2 or 3) and rdensity = nnz/rows.
+/// - A profile with a size model (GPUs: "ampere", the nearest measured
+///   architecture to Hopper; 002 measured Volta and Ampere only), k = 3:
+///   csrk_model_sizes of that model.
+/// - Same, k = 2: the super-row is the league entry, so it gets the rows a
+///   k = 3 league entry (super-super-row) would hold: SRS = SSRS·SRS of the
+///   model (002 tunes only CSR-3 on GPUs; our choice, not yet measured).
 ///   super_super_row_size is unused and reported as 1.
-/// - Host backends: SRS = 96 (002 §4.2); k = 3 adds SSRS = 8 (not measured).
-template <class ExecutionSpace>
-CsrkSizes csrk_default_sizes(int k, double rdensity) {
+/// - A profile without a model (hosts): its fixed sizes (SRS = 96, 002 §4.2;
+///   k = 3 adds SSRS = 8, not measured).
+inline CsrkSizes csrk_default_sizes(const DeviceProfile& profile, int k, double rdensity) {
   CsrkSizes s;
-  if constexpr (arch::warp_size<ExecutionSpace> > 1) {
-    s = csrk_model_sizes(csrk_gpu_model, rdensity);
+  if (const CsrkSizeModel* model = csrk_model_named(profile.csrk_model)) {
+    s = csrk_model_sizes(*model, rdensity);
     if (k == 2) {
       s.super_row_size *= s.super_super_row_size;
       s.super_super_row_size = 1;
     }
   } else {
-    s.super_row_size = host_csrk_super_row_size;
-    s.super_super_row_size = k == 3 ? host_csrk_super_super_row_size : 1;
+    s.super_row_size = profile.csrk_super_row_size;
+    s.super_super_row_size = k == 3 ? profile.csrk_super_super_row_size : 1;
   }
   return s;
 }
 
 }  // namespace kobalt::tuning
+
+namespace kobalt::csrk {
+/// Parameters of the automatic CSR-k conversion (plan/convert.hpp). Fields of
+/// 0 are chosen by tuning::select from the device profile.
+struct parameters {
+  /// Levels: 2 (super-rows) or 3 (super-rows and super-super-rows); anything
+  /// else throws invalid_parameter. 0 = the profile's (002 §6.2: 3 on GPUs,
+  /// 2 on CPUs).
+  int k = 0;
+  /// Rows per super-row (SRS), >= 0. 0 = 002 §4.1's log model on GPUs,
+  /// 96 on CPUs (§4.2).
+  std::int64_t super_row_size = 0;
+  /// Super-rows per super-super-row (SSRS), k = 3 only (must stay 0 for
+  /// k = 2), >= 0. 0 = 002 §4.1's log model on GPUs, 8 on CPUs (not measured).
+  std::int64_t super_super_row_size = 0;
+  /// none by default: RCM needs a host pass over the pattern (its BFS is
+  /// sequential), so it is opt-in.
+  reordering order = reordering::none;
+  /// Largest storage in bytes the result may take; 0 = what the device holds.
+  std::uint64_t max_bytes = 0;
+};
+}  // namespace kobalt::csrk

@@ -1,30 +1,56 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// SpmvPolicy: the launch shape a kernel runs with. Chosen in src/tuning/,
-// handed to the kernel, printable so benchmarks can report what ran.
+// SpmvPolicy: the one resolved policy of every (format, strategy): which
+// kernel runs and each launch's shape, with the rule that chose them.
+// Chosen by tuning::select, held by the handle, handed to the kernels
+// (which select nothing), printed by describe() and kobalt-bench.
 #pragma once
 
+#include <cstdint>
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <vector>
 
-namespace kobalt {
+namespace kobalt::tuning {
+
+/// The shape of one kernel launch.
+struct LaunchShape {
+  std::string part = "main";         ///< which launch of the apply ("rows", "ell", "coo", "seg", ...)
+  int team_size = 1;                 ///< team threads
+  int vector_length = 1;             ///< vector lanes that share one row
+  std::int64_t rows_per_team = 1;    ///< rows (ALIGNED_COO: lanes) one league entry covers
+  std::int64_t entries_per_thread = 0;  ///< nonzeros a thread walks in chunked kernels; 0 if unused
+  int row_threads = 1;               ///< CSR-k: team threads that share one super-row's rows
+
+  /// CSR-k: super-rows of a super-super-row processed side by side.
+  int super_row_threads() const { return team_size / row_threads; }
+
+  friend std::ostream& operator<<(std::ostream& os, const LaunchShape& s) {
+    os << s.part << "{team_size=" << s.team_size << ", vector_length=" << s.vector_length;
+    if (s.entries_per_thread > 0) os << ", entries_per_thread=" << s.entries_per_thread;
+    else os << ", rows_per_team=" << s.rows_per_team;
+    if (s.row_threads != 1) os << ", row_threads=" << s.row_threads;
+    return os << "}";
+  }
+};
 
 struct SpmvPolicy {
-  int team_size = 1;       ///< team threads; each works on its own rows
-  int vector_length = 1;   ///< vector lanes that share one row
-  int rows_per_team = 1;   ///< rows a team (league entry) covers
-  int entries_per_thread = 0;  ///< nonzeros a thread walks (COO-style kernels); 0 if unused
+  std::string format;                ///< "csr", "ell", ...
+  std::string kernel;                ///< the strategy that runs: "classical", "rows", ...
+  std::vector<LaunchShape> launches; ///< in launch order
+  std::string rule;                  ///< why: the rule that fired, with its source
 
+  /// "classical rows{team_size=16, vector_length=8, rows_per_team=16}".
   std::string str() const {
     std::ostringstream s;
     s << *this;
     return s.str();
   }
   friend std::ostream& operator<<(std::ostream& os, const SpmvPolicy& p) {
-    return os << "{team_size=" << p.team_size << ", vector_length=" << p.vector_length
-              << ", rows_per_team=" << p.rows_per_team
-              << ", entries_per_thread=" << p.entries_per_thread << "}";
+    os << p.kernel;
+    for (const auto& l : p.launches) os << " " << l;
+    return os;
   }
 };
 
-}  // namespace kobalt
+}  // namespace kobalt::tuning

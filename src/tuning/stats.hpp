@@ -1,20 +1,26 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Row statistics of a matrix, computed once on the device; every strategy
 // decision reads these numbers, never the matrix again (DESIGN.md, Tuning).
-// Also the row-length quantile Q_R(x) of seed 000 §4, eq. (6)-(7), that the
-// hybrid split t = Q_R(x) is built on.
+// They include the row-length distribution, so the quantile Q_R(x) of seed
+// 000 §4, eq. (6)-(7), that the hybrid split t = Q_R(x) is built on, is read
+// off the statistics.
 #pragma once
 
 #include "../compat.hpp"
 #include "../errors.hpp"
+#include "../formats/row_lengths.hpp"
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <ostream>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace kobalt::tuning {
 
@@ -36,6 +42,10 @@ struct MatrixStats {
   double mean_row_nnz = 0.0;
   double variance_row_nnz = 0.0;
   std::int64_t empty_rows = 0;
+  /// The row-length distribution: the distinct row lengths in increasing
+  /// order, and for each the number of rows at most that long (cumulative).
+  /// quantile() reads Q_R(x) off it.
+  std::vector<std::int64_t> row_lengths, rows_up_to;
 
   /// 002 §5.3: regular when the row-length variance is at most 10.
   bool regular() const { return variance_row_nnz <= regular_variance_limit; }
@@ -49,47 +59,170 @@ struct MatrixStats {
   }
 };
 
-/// Row statistics of a Csr (any class with rows(), cols(), nnz(), row_ptr()
-/// and an execution_space), computed on the device with two parallel_reduce
-/// passes over the row pointer (min/max/empty, then the variance around the
-/// mean, which is numerically safer than a sum of squares).
-template <class CsrMatrix>
-MatrixStats analyze(const CsrMatrix& a) {
-  using exec = typename CsrMatrix::execution_space;
-  using Index = typename CsrMatrix::index_type;
+namespace detail {
+/// The row-length distribution of 000 eq. (6): a device histogram of the
+/// lengths (atomic increments), an inclusive scan over it, and a compaction
+/// of the non-empty bins, copied to the host. O(rows + max_len) work, no sort.
+template <class ExecutionSpace, class RowLength>
+void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
+                             std::int64_t max_len, const RowLength& length, MatrixStats& s) {
+  using count_view = Kokkos::View<std::int64_t*, typename ExecutionSpace::memory_space>;
+  const std::int64_t bins = max_len + 1;
+  count_view count(Kokkos::view_alloc(exec, std::string("kobalt::tuning::row_length_histogram")),
+                   bins);
+  Kokkos::parallel_for(
+      "kobalt::tuning::analyze::histogram", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        Kokkos::atomic_add(&count(static_cast<std::int64_t>(length(i))), std::int64_t(1));
+      });
+  Kokkos::parallel_scan(
+      "kobalt::tuning::analyze::cumulate", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, bins),
+      KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& partial, const bool final) {
+        partial += count(t);
+        if (final) count(t) = partial;
+      });
+  std::int64_t distinct = 0;
+  Kokkos::parallel_reduce(
+      "kobalt::tuning::analyze::distinct", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, bins),
+      KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& n) {
+        if (count(t) != (t == 0 ? 0 : count(t - 1))) ++n;
+      },
+      distinct);
+  count_view lengths(compat::uninitialized("kobalt::tuning::distinct_lengths"), distinct);
+  count_view up_to(compat::uninitialized("kobalt::tuning::rows_up_to"), distinct);
+  Kokkos::parallel_scan(
+      "kobalt::tuning::analyze::compact", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, bins),
+      KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& slot, const bool final) {
+        if (count(t) == (t == 0 ? 0 : count(t - 1))) return;
+        if (final) {
+          lengths(slot) = t;
+          up_to(slot) = count(t);
+        }
+        ++slot;
+      });
+  auto lengths_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), lengths);
+  auto up_to_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), up_to);
+  s.row_lengths.assign(lengths_h.data(), lengths_h.data() + distinct);
+  s.rows_up_to.assign(up_to_h.data(), up_to_h.data() + distinct);
+}
+}  // namespace detail
+
+/// Row statistics from a device-callable `length(i)` (entries of row i), on
+/// `exec`: min/max/empty rows, the variance around the mean (numerically
+/// safer than a sum of squares) and the row-length distribution.
+template <class ExecutionSpace, class RowLength>
+MatrixStats analyze_rows(const ExecutionSpace& exec, std::int64_t rows, std::int64_t cols,
+                         std::int64_t nnz, const RowLength& length) {
   MatrixStats s;
-  s.rows = static_cast<std::int64_t>(a.rows());
-  s.cols = static_cast<std::int64_t>(a.cols());
-  s.nnz = a.nnz();
+  s.rows = rows;
+  s.cols = cols;
+  s.nnz = nnz;
   if (s.rows == 0) return s;
   compat::ScopedRegion region("kobalt::tuning::analyze");
-  const auto row_ptr = a.row_ptr();
-  Index min_len = 0, max_len = 0;
+  std::int64_t min_len = 0, max_len = 0;
   std::int64_t empty = 0;
   Kokkos::parallel_reduce(
-      "kobalt::tuning::analyze::extrema", Kokkos::RangePolicy<exec>(0, s.rows),
-      KOKKOS_LAMBDA(const std::int64_t i, Index& lo, Index& hi, std::int64_t& e) {
-        const Index len = row_ptr(i + 1) - row_ptr(i);
+      "kobalt::tuning::analyze::extrema", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, s.rows),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& lo, std::int64_t& hi, std::int64_t& e) {
+        const std::int64_t len = static_cast<std::int64_t>(length(i));
         if (len < lo) lo = len;
         if (len > hi) hi = len;
         if (len == 0) ++e;
       },
-      Kokkos::Min<Index>(min_len), Kokkos::Max<Index>(max_len),
+      Kokkos::Min<std::int64_t>(min_len), Kokkos::Max<std::int64_t>(max_len),
       Kokkos::Sum<std::int64_t>(empty));
-  s.min_row_nnz = static_cast<std::int64_t>(min_len);
-  s.max_row_nnz = static_cast<std::int64_t>(max_len);
+  s.min_row_nnz = min_len;
+  s.max_row_nnz = max_len;
   s.empty_rows = empty;
   s.mean_row_nnz = static_cast<double>(s.nnz) / static_cast<double>(s.rows);
   const double mean = s.mean_row_nnz;
   double squares = 0.0;
   Kokkos::parallel_reduce(
-      "kobalt::tuning::analyze::variance", Kokkos::RangePolicy<exec>(0, s.rows),
+      "kobalt::tuning::analyze::variance", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, s.rows),
       KOKKOS_LAMBDA(const std::int64_t i, double& acc) {
-        const double d = static_cast<double>(row_ptr(i + 1) - row_ptr(i)) - mean;
+        const double d = static_cast<double>(length(i)) - mean;
         acc += d * d;
       },
       Kokkos::Sum<double>(squares));
   s.variance_row_nnz = squares / static_cast<double>(s.rows);
+  detail::row_length_distribution(exec, s.rows, max_len, length, s);
+  return s;
+}
+
+namespace detail {
+/// Row i's length from a row-pointer view.
+template <class IndexView>
+struct pointer_row_length {
+  IndexView ptr;
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(const std::int64_t i) const {
+    return static_cast<std::int64_t>(ptr(i + 1) - ptr(i));
+  }
+};
+/// Row i's length from a view of lengths.
+template <class LengthView>
+struct stored_row_length {
+  LengthView len;
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(const std::int64_t i) const {
+    return static_cast<std::int64_t>(len(i));
+  }
+};
+template <class T>
+struct has_row_ptr {
+  template <class U>
+  static auto test(int) -> decltype(std::declval<const U&>().row_ptr(), std::true_type{});
+  template <class>
+  static std::false_type test(...);
+  static constexpr bool value = decltype(test<T>(0))::value;
+};
+}  // namespace detail
+
+/// Row statistics of any Kobalt format on `exec` (a Csr reads its row
+/// pointer; the others count their rows first, formats/row_lengths.hpp).
+/// Entries per row count explicit zeros and never padding.
+template <class ExecutionSpace, class Matrix>
+MatrixStats analyze(const ExecutionSpace& exec, const Matrix& a) {
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "kobalt::tuning::analyze: the first argument must be an execution space instance");
+  if constexpr (detail::has_row_ptr<Matrix>::value) {
+    using view = typename Matrix::index_view;
+    return analyze_rows(exec, a.rows(), a.cols(), a.nnz(),
+                        detail::pointer_row_length<view>{a.row_ptr()});
+  } else {
+    const auto len = kobalt::row_lengths(exec, a);
+    return analyze_rows(exec, a.rows(), a.cols(), a.nnz(),
+                        detail::stored_row_length<std::decay_t<decltype(len)>>{len});
+  }
+}
+
+/// analyze on the default instance of the matrix's execution space.
+template <class Matrix>
+MatrixStats analyze(const Matrix& a) {
+  return analyze(typename Matrix::execution_space(), a);
+}
+
+namespace detail {
+template <class T>
+struct has_max_row_nnz {
+  template <class U>
+  static auto test(int) -> decltype(std::declval<const U&>().max_row_nnz(), std::true_type{});
+  template <class>
+  static std::false_type test(...);
+  static constexpr bool value = decltype(test<T>(0))::value;
+};
+}  // namespace detail
+
+/// The statistics a format knows without a pass over its rows: rows, cols,
+/// nnz, the mean row length and, where the format keeps it (Csr), the
+/// longest row; no distribution. What the handle-less spmv selects from.
+template <class Matrix>
+MatrixStats summary_stats(const Matrix& a) {
+  MatrixStats s;
+  s.rows = static_cast<std::int64_t>(a.rows());
+  s.cols = static_cast<std::int64_t>(a.cols());
+  s.nnz = a.nnz();
+  s.mean_row_nnz = s.rows > 0 ? static_cast<double>(s.nnz) / static_cast<double>(s.rows) : 0.0;
+  if constexpr (detail::has_max_row_nnz<Matrix>::value)
+    s.max_row_nnz = static_cast<std::int64_t>(a.max_row_nnz());
   return s;
 }
 
@@ -105,45 +238,10 @@ inline std::int64_t floor_product(double x, std::int64_t n) {
   return static_cast<std::int64_t>(f);
 }
 
-namespace detail {
-/// Smallest row length t with |{rows with length <= t}| > rank, by counting
-/// selection: a device histogram of row lengths (atomic increments), an
-/// inclusive scan over it, and a Min reduction for the first bin whose
-/// cumulative count exceeds rank. O(rows + max_row_nnz) work, no sort;
-/// 0 <= rank < rows.
-template <class ExecutionSpace, class IndexView>
-std::int64_t row_length_order_statistic(const IndexView& row_ptr, std::int64_t rows,
-                                        std::int64_t max_row_nnz, std::int64_t rank) {
-  using Index = typename IndexView::non_const_value_type;
-  using count_view = Kokkos::View<Index*, typename IndexView::device_type>;
-  const std::int64_t bins = max_row_nnz + 1;
-  count_view count("kobalt::tuning::row_length_histogram", bins);
-  Kokkos::parallel_for(
-      "kobalt::tuning::quantile::histogram", Kokkos::RangePolicy<ExecutionSpace>(0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        Kokkos::atomic_add(&count(row_ptr(i + 1) - row_ptr(i)), Index(1));
-      });
-  Kokkos::parallel_scan(
-      "kobalt::tuning::quantile::cumulate", Kokkos::RangePolicy<ExecutionSpace>(0, bins),
-      KOKKOS_LAMBDA(const std::int64_t t, Index& partial, const bool final) {
-        partial += count(t);
-        if (final) count(t) = partial;
-      });
-  std::int64_t t_min = max_row_nnz;
-  Kokkos::parallel_reduce(
-      "kobalt::tuning::quantile::select", Kokkos::RangePolicy<ExecutionSpace>(0, bins),
-      KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& m) {
-        if (static_cast<std::int64_t>(count(t)) > rank && t < m) m = t;
-      },
-      Kokkos::Min<std::int64_t>(t_min));
-  return t_min;
-}
-}  // namespace detail
-
 /// Q_R(x) of 000 eq. (6)-(7): the smallest t in N = {0, 1, 2, ...} with
 /// x < F_R(t), where F_R(t) = |{rows of length <= t}| / rows. Equivalently
-/// the (floor(x * rows) + 1)-th smallest row length, found by selection on
-/// the device (a histogram, not a sort).
+/// the (floor(x * rows) + 1)-th smallest row length, read off the
+/// distribution that analyze() computed by selection (no sort).
 ///
 /// Ends of the range (000 Table 1):
 /// - x < 0: every t satisfies x < F_R(t) (F_R >= 0), so Q_R(x) = 0: no ELL
@@ -153,20 +251,25 @@ std::int64_t row_length_order_statistic(const IndexView& row_ptr, std::int64_t r
 ///   longest row, the limit of the x -> 1 end (whole matrix in ELL).
 /// - a matrix without rows: 0.
 /// Throws invalid_parameter if x is NaN or infinite.
-template <class CsrMatrix>
-std::int64_t row_length_quantile(const CsrMatrix& a, double x) {
+inline std::int64_t quantile(const MatrixStats& s, double x) {
   if (!std::isfinite(x))
     throw invalid_parameter("kobalt::tuning::row_length_quantile: x = " + std::to_string(x) +
                             " must be finite (000 eq. 6 takes a real x)");
-  const std::int64_t rows = static_cast<std::int64_t>(a.rows());
-  if (rows == 0 || x < 0.0) return 0;
-  const std::int64_t longest = static_cast<std::int64_t>(a.max_row_nnz());
-  if (x >= 1.0) return longest;
-  const std::int64_t rank = floor_product(x, rows);  // in [0, rows - 1]
-  if (rank >= rows - 1) return longest;
-  compat::ScopedRegion region("kobalt::tuning::row_length_quantile");
-  return detail::row_length_order_statistic<typename CsrMatrix::execution_space>(
-      a.row_ptr(), rows, longest, rank);
+  if (s.rows == 0 || x < 0.0) return 0;
+  if (x >= 1.0) return s.max_row_nnz;
+  const std::int64_t rank = floor_product(x, s.rows);  // in [0, rows - 1]
+  if (rank >= s.rows - 1) return s.max_row_nnz;
+  // First distinct length with more than `rank` rows at or below it.
+  const auto it = std::upper_bound(s.rows_up_to.begin(), s.rows_up_to.end(), rank);
+  return it == s.rows_up_to.end() ? s.max_row_nnz
+                                  : s.row_lengths[static_cast<std::size_t>(it - s.rows_up_to.begin())];
+}
+
+/// Q_R(x) of a matrix: quantile(analyze(a), x).
+template <class Matrix>
+std::int64_t row_length_quantile(const Matrix& a, double x) {
+  if (!std::isfinite(x)) return quantile(MatrixStats{}, x);  // throws
+  return quantile(analyze(a), x);
 }
 
 }  // namespace kobalt::tuning

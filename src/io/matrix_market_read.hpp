@@ -7,7 +7,7 @@
 
 #include "../errors.hpp"
 #include "matrix_market_lines.hpp"
-#include "triplets.hpp"
+#include "../formats/triplets.hpp"
 
 #include <algorithm>
 #include <cstdint>

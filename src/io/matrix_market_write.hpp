@@ -5,7 +5,7 @@
 #pragma once
 
 #include "../errors.hpp"
-#include "triplets.hpp"
+#include "../formats/triplets.hpp"
 
 #include <zlib.h>
 

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The arch facade, the bottom layer: what the layers above may ask about the
+// hardware an execution space runs on. Backend files are named by backend
+// and included from the one #if ladder below; no file outside src/arch/
+// (and the device profile built from it) names a backend.
+//
+//   warp_width(exec)        lanes that run in lockstep and share a vector range
+//   device_id(exec)         which device of the backend exec runs on
+//   device_info(exec)       backend, device name, compute units, L2, memory
+//   memory_info<Space>()    free and total bytes of a memory space
+//   atomic_add(dst, v)      y += v where several threads may hit the same y
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace kobalt::arch {
+
+/// What arch knows about the device behind an execution-space instance.
+struct DeviceInfo {
+  std::string backend;          ///< Kokkos' name of the execution space ("Cuda", "OpenMP", ...)
+  std::string name;             ///< device name ("NVIDIA H200") or CPU model
+  bool gpu = false;             ///< lanes of a vector range run in lockstep (warp, wavefront)
+  int compute_units = 1;        ///< SMs / CUs, or host threads
+  int warp_width = 1;           ///< see warp_width()
+  std::uint64_t l2_bytes = 0;   ///< last-level cache shared by the compute units; 0 = unknown
+  std::uint64_t memory_bytes = 0;  ///< total memory of the device; 0 = unknown
+};
+
+/// Free and total bytes of a memory space.
+struct MemoryInfo {
+  std::uint64_t free_bytes = 0;
+  std::uint64_t total_bytes = 0;
+};
+
+/// y += v where several threads may hit the same y; Kokkos picks the native
+/// instruction (fp64 atomics exist since Pascal and on CDNA, seed 000 §3.2.1).
+template <class T>
+KOKKOS_INLINE_FUNCTION void atomic_add(T* dst, T value) {
+  Kokkos::atomic_add(dst, value);
+}
+
+}  // namespace kobalt::arch
+
+// Host backends first: they define the primary templates the GPU files specialise.
+#include "host.hpp"
+#if defined(KOKKOS_ENABLE_CUDA)
+#include "cuda.hpp"
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+#include "hip.hpp"
+#endif
+
+namespace kobalt::arch {
+
+/// Lanes that run in lockstep and share one vector range on `exec`: what
+/// Kokkos reports as the largest vector length of a TeamPolicy on GPUs (32 on
+/// NVIDIA and RDNA, 64 on CDNA and GCN, read at run time), 1 on host
+/// backends, where a vector range is a loop the compiler may vectorise.
+template <class ExecutionSpace>
+int warp_width(const ExecutionSpace& exec) {
+  return backend<ExecutionSpace>::warp_width(exec);
+}
+
+/// Which device of its backend `exec` runs on (0 on host backends).
+template <class ExecutionSpace>
+int device_id(const ExecutionSpace& exec) {
+  return backend<ExecutionSpace>::device_id(exec);
+}
+
+/// Backend, name, compute units, cache and memory of the device behind `exec`.
+template <class ExecutionSpace>
+DeviceInfo device_info(const ExecutionSpace& exec) {
+  DeviceInfo d = backend<ExecutionSpace>::device_info(exec);
+  d.backend = ExecutionSpace::name();
+  d.warp_width = warp_width(exec);
+  return d;
+}
+
+/// Free and total bytes of MemorySpace now (host memory for host spaces).
+template <class MemorySpace>
+MemoryInfo memory_info() {
+  return memory<MemorySpace>::info();
+}
+
+}  // namespace kobalt::arch

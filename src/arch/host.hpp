@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Host backends (Serial, OpenMP, Threads, HPX) and the primary templates the
+// GPU backend files specialise (included from arch.hpp only).
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include <unistd.h>
+
+namespace kobalt::arch {
+
+namespace detail {
+/// "model name" of /proc/cpuinfo, or "unknown CPU".
+inline std::string host_cpu_name() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) break;
+    const auto start = line.find_first_not_of(' ', colon + 1);
+    return start == std::string::npos ? std::string() : line.substr(start);
+  }
+  return "unknown CPU";
+}
+
+/// Size of the L2 cache of CPU 0 from sysfs, or 0.
+inline std::uint64_t host_l2_bytes() {
+  std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index2/size");
+  std::uint64_t value = 0;
+  char unit = 0;
+  if (!(in >> value)) return 0;
+  in >> unit;
+  return unit == 'K' ? value * 1024 : unit == 'M' ? value * 1024 * 1024 : value;
+}
+
+inline std::uint64_t host_pages(int name) {
+  const long pages = sysconf(name);
+  const long page_size = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page_size > 0
+             ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size)
+             : 0;
+}
+}  // namespace detail
+
+/// A backend's answers; this primary template is the host's. Host threads do
+/// not run in lockstep, so a vector range is one thread's loop: width 1.
+template <class ExecutionSpace>
+struct backend {
+  static int warp_width(const ExecutionSpace&) { return 1; }
+  static int device_id(const ExecutionSpace&) { return 0; }
+  static DeviceInfo device_info(const ExecutionSpace& exec) {
+    DeviceInfo d;
+    d.name = detail::host_cpu_name();
+    d.gpu = false;
+    d.compute_units = static_cast<int>(exec.concurrency());
+    d.l2_bytes = detail::host_l2_bytes();
+    d.memory_bytes = detail::host_pages(_SC_PHYS_PAGES);
+    return d;
+  }
+};
+
+/// Memory of a space; this primary template is host memory (free = pages
+/// available now).
+template <class MemorySpace>
+struct memory {
+  static MemoryInfo info() {
+    MemoryInfo m;
+    m.total_bytes = detail::host_pages(_SC_PHYS_PAGES);
+    m.free_bytes = detail::host_pages(_SC_AVPHYS_PAGES);
+    return m;
+  }
+};
+
+}  // namespace kobalt::arch

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Conversions with automatic parameters: the matrix statistics and the
+// device profile go through tuning::select to a concrete layout, then the
+// format's own conversion runs (formats take parameters, never choose them).
+// Each runs on the caller's execution-space instance; the overloads without
+// one use the default instance of the matrix's space.
+#pragma once
+
+#include "../formats/convert_aligned_coo.hpp"
+#include "../formats/convert_csrk.hpp"
+#include "../formats/convert_hybrid.hpp"
+#include "../tuning/profile.hpp"
+#include "../tuning/select.hpp"
+#include "../tuning/stats.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+namespace kobalt {
+
+/// Csr -> Hybrid with the ELL width t that partition `s` gives (default:
+/// hybrid::automatic, 003's hybridlimit33), read off the row-length
+/// distribution (tuning::analyze + tuning::select). Throws invalid_parameter
+/// for a bad partition and format_too_large (before allocating) when the
+/// result would exceed options.max_bytes (0: the device's memory).
+template <class ExecutionSpace, class Value, class Index, class Device,
+          class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
+Hybrid<Value, Index, Device> to_hybrid(const ExecutionSpace& exec,
+                                       const Csr<Value, Index, Device>& a,
+                                       const hybrid::partition& s = hybrid::automatic{},
+                                       const convert_options& options = {}) {
+  hybrid::validate(s);
+  const auto layout = tuning::select<Value, Index>(tuning::analyze(exec, a),
+                                                   tuning::cached_profile_of(exec), s,
+                                                   options.max_bytes);
+  return to_hybrid(exec, a, layout);
+}
+template <class Value, class Index, class Device>
+Hybrid<Value, Index, Device> to_hybrid(const Csr<Value, Index, Device>& a,
+                                       const hybrid::partition& s = hybrid::automatic{},
+                                       const convert_options& options = {}) {
+  return to_hybrid(typename Device::execution_space(), a, s, options);
+}
+
+/// Csr -> CsrK with the fields of p left 0 chosen for the device (k: 3 on
+/// GPUs, 2 on CPUs, 002 §6.2; sizes: 002 §4.1's model on GPUs, 96 and 8 on
+/// CPUs). Throws invalid_parameter (k not 0, 2, 3; a negative size; a
+/// super_super_row_size with k = 2; rcm on a non-square matrix) and
+/// format_too_large (before allocating).
+template <class ExecutionSpace, class Value, class Index, class Device,
+          class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
+CsrK<Value, Index, Device> to_csrk(const ExecutionSpace& exec, const Csr<Value, Index, Device>& a,
+                                   const csrk::parameters& p = {}) {
+  const auto layout =
+      tuning::select(tuning::summary_stats(a), tuning::cached_profile_of(exec), p);
+  return to_csrk(exec, a, layout);
+}
+template <class Value, class Index, class Device>
+CsrK<Value, Index, Device> to_csrk(const Csr<Value, Index, Device>& a,
+                                   const csrk::parameters& p = {}) {
+  return to_csrk(typename Device::execution_space(), a, p);
+}
+
+/// Csr -> AlignedCoo with p's automatic split (004 Alg. 3 as an argmin) and
+/// lanes (004 Alg. 1) resolved from the row lengths. Throws
+/// invalid_parameter for bad parameters, index_overflow when the lanes do not
+/// fit Index and format_too_large (before allocating).
+template <class ExecutionSpace, class Value, class Index, class Device,
+          class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
+AlignedCoo<Value, Index, Device> to_aligned_coo(const ExecutionSpace& exec,
+                                                const Csr<Value, Index, Device>& a,
+                                                const aligned_coo::params& p = {}) {
+  aligned_coo::validate(p);
+  // 004 Alg. 1 indexes the row lengths in row order: O(rows) metadata on the host.
+  exec.fence();
+  auto row_ptr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.row_ptr());
+  std::vector<std::int64_t> row_len(static_cast<std::size_t>(a.rows()));
+  for (Index i = 0; i < a.rows(); ++i) row_len[i] = row_ptr(i + 1) - row_ptr(i);
+  return to_aligned_coo(exec, a, tuning::select(row_len, tuning::cached_profile_of(exec), p));
+}
+template <class Value, class Index, class Device>
+AlignedCoo<Value, Index, Device> to_aligned_coo(const Csr<Value, Index, Device>& a,
+                                                const aligned_coo::params& p = {}) {
+  return to_aligned_coo(typename Device::execution_space(), a, p);
+}
+
+}  // namespace kobalt

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The dispatch table: one entry per (format, strategy), each a launcher call
+// with the policy the handle resolved. Nothing here selects anything: the
+// policy decides the launch shapes, the strategy type decides the kernel.
+// A new kernel adds one select() overload (tuning/select.hpp), one policy_for
+// line if its format needs an extra fact, and one run() entry here.
+#pragma once
+
+#include "../kernels/aligned_coo_seg.hpp"
+#include "../kernels/common.hpp"
+#include "../kernels/coo_chunks.hpp"
+#include "../kernels/csr_rows.hpp"
+#include "../kernels/csrk_groups.hpp"
+#include "../kernels/ell_rows.hpp"
+#include "../kernels/sellp_slices.hpp"
+#include "../tuning/select.hpp"
+
+#include <variant>
+
+namespace kobalt::detail {
+
+// ---- the policy of a (format, strategy): select() with the format's facts ----
+
+template <class Matrix, class Strategy>
+tuning::SpmvPolicy policy_for(const tuning::MatrixStats& stats,
+                              const tuning::DeviceProfile& profile, const Matrix&,
+                              const Strategy& s) {
+  return tuning::select(stats, profile, s);
+}
+template <class V, class I, class D, class Strategy>
+tuning::SpmvPolicy policy_for(const tuning::MatrixStats& stats,
+                              const tuning::DeviceProfile& profile, const Ell<V, I, D>& a,
+                              const Strategy& s) {
+  return tuning::select(stats, profile, s, a.stored_per_row());
+}
+template <class V, class I, class D, class Strategy>
+tuning::SpmvPolicy policy_for(const tuning::MatrixStats& stats,
+                              const tuning::DeviceProfile& profile, const Sellp<V, I, D>& a,
+                              const Strategy& s) {
+  return tuning::select(stats, profile, s, a.slice_size());
+}
+template <class V, class I, class D, class Strategy>
+tuning::SpmvPolicy policy_for(const tuning::MatrixStats& stats,
+                              const tuning::DeviceProfile& profile, const Hybrid<V, I, D>& a,
+                              const Strategy& s) {
+  return tuning::select(stats, profile, s, a.ell_width());
+}
+template <class V, class I, class D, class Strategy>
+tuning::SpmvPolicy policy_for(const tuning::MatrixStats& stats,
+                              const tuning::DeviceProfile& profile, const CsrK<V, I, D>& a,
+                              const Strategy& s) {
+  return tuning::select(stats, profile, s, a.k());
+}
+
+// ---- the table: (format, strategy) -> launches ------------------------------
+
+template <class E, class V, class I, class D, class X, class Y, class W>
+void run(const E& exec, const tuning::SpmvPolicy& p, const W&, csr::basic,
+         typename Y::non_const_value_type alpha, const Csr<V, I, D>& a, const X& x,
+         typename Y::non_const_value_type beta, const Y& y) {
+  csr_rows(exec, p.launches.at(0), kernel_label("csr", "basic"), alpha, a, x, beta, y);
+}
+
+template <class E, class V, class I, class D, class X, class Y, class W>
+void run(const E& exec, const tuning::SpmvPolicy& p, const W&, csr::classical,
+         typename Y::non_const_value_type alpha, const Csr<V, I, D>& a, const X& x,
+         typename Y::non_const_value_type beta, const Y& y) {
+  csr_rows(exec, p.launches.at(0), kernel_label("csr", "classical"), alpha, a, x, beta, y);
+}
+
+template <class E, class V, class I, class D, class X, class Y, class W>
+void run(const E& exec, const tuning::SpmvPolicy& p, const W&, coo::chunks,
+         typename Y::non_const_value_type alpha, const Coo<V, I, D>& a, const X& x,
+         typename Y::non_const_value_type beta, const Y& y) {
+  scale(exec, beta, y);
+  coo_chunks(exec, p.launches.at(0), kernel_label("coo", "chunks"), alpha, a.row_indices(),
+             a.col_indices(), a.values(), x, y);
+}
+
+template <class E, class V, class I, class D, class X, class Y, class W>
+void run(const E& exec, const tuning::SpmvPolicy& p, const W&, ell::rows,
+         typename Y::non_const_value_type alpha, const Ell<V, I, D>& a, const X& x,
+         typename Y::non_const_value_type beta, const Y& y) {
+  ell_rows(exec, p.launches.at(0), kernel_label("ell", "rows"), alpha, a, x, beta, y);
+}
+
+template <class E, class V, class I, class D, class X, class Y, class W>
+void run(const E& exec, const tuning::SpmvPolicy& p, const W&, sellp::slices,
+         typename Y::non_const_value_type alpha, const Sellp<V, I, D>& a, const X& x,
+         typename Y::non_const_value_type beta, const Y& y) {
+  sellp_slices(exec, p.launches.at(0), kernel_label("sellp", "slices"), alpha, a, x, beta, y);
+}
+
+/// 000 §4: the ELL kernel writes every row of y (beta applied; beta == 0
+/// overwrites), so y needs no separate scaling; then the COO kernel
+/// accumulates. An ELL part of width 0 only scales y.
+template <class E, class V, class I, class D, class X, class Y, class W>
+void run(const E& exec, const tuning::SpmvPolicy& p, const W&, hybrid::ell_then_coo,
+         typename Y::non_const_value_type alpha, const Hybrid<V, I, D>& a, const X& x,
+         typename Y::non_const_value_type beta, const Y& y) {
+  if (a.ell_width() == 0)
+    scale(exec, beta, y);
+  else
+    ell_rows(exec, p.launches.at(0), kernel_label("hybrid", "ell"), alpha, a.ell(), x, beta, y);
+  const auto& coo = a.coo();
+  coo_chunks(exec, p.launches.at(1), kernel_label("hybrid", "coo"), alpha, coo.row_indices(),
+             coo.col_indices(), coo.values(), x, y);
+}
+
+template <class E, class V, class I, class D, class X, class Y, class W>
+void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace, csrk::groups,
+         typename Y::non_const_value_type alpha, const CsrK<V, I, D>& a, const X& x,
+         typename Y::non_const_value_type beta, const Y& y) {
+  csrk_groups(exec, p.launches.at(0), alpha, a, x, beta, y, workspace);
+}
+
+/// 004 §IV-D: y = beta*y on every row, the seg kernel, then the flat part.
+template <class E, class V, class I, class D, class X, class Y, class W>
+void run(const E& exec, const tuning::SpmvPolicy& p, const W&, aligned_coo::seg_then_flat,
+         typename Y::non_const_value_type alpha, const AlignedCoo<V, I, D>& a, const X& x,
+         typename Y::non_const_value_type beta, const Y& y) {
+  scale(exec, beta, y);
+  aligned_coo_seg(exec, p.launches.at(0), kernel_label("aligned_coo", "seg"), alpha, a, x, y);
+  coo_chunks(exec, p.launches.at(1), kernel_label("aligned_coo", "flat"), alpha,
+             a.flat().row_indices(), a.flat().col_indices(), a.flat().values(), x, y);
+}
+
+/// The visit over the strategy variant: the one dispatch of every apply.
+template <class E, class Matrix, class Strategy, class X, class Y, class W>
+void dispatch(const E& exec, const Strategy& strategy, const tuning::SpmvPolicy& p,
+              const W& workspace, typename Y::non_const_value_type alpha, const Matrix& a,
+              const X& x, typename Y::non_const_value_type beta, const Y& y) {
+  std::visit([&](auto s) { run(exec, p, workspace, s, alpha, a, x, beta, y); }, strategy);
+}
+
+}  // namespace kobalt::detail

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SpmvHandle: setup once, apply many (in the spirit of KokkosSparse's
+// SPMVHandle). Built from a matrix and an execution-space instance, it owns
+// the row statistics, the device profile, the kernel strategy, the resolved
+// policy and any workspace, and says what it chose (describe()).
+#pragma once
+
+#include "../compat.hpp"
+#include "../errors.hpp"
+#include "../tuning/policy.hpp"
+#include "../tuning/profile.hpp"
+#include "../tuning/select.hpp"
+#include "../tuning/stats.hpp"
+#include "../tuning/strategy.hpp"
+#include "dispatch.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <type_traits>
+
+namespace kobalt {
+
+/// Setup of y = alpha*A*x + beta*y for one matrix on one kind of execution
+/// space: statistics, profile, strategy, policy and workspace, reused by
+/// every spmv(exec, handle, ...).
+///
+/// Sharing: apply (spmv with the handle) never changes the handle. Applies
+/// through one handle may run at the same time on different execution-space
+/// instances, except when the handle holds workspace (workspace_bytes() > 0:
+/// today only a permuted CsrK, whose apply gathers P x there): such applies
+/// must be ordered, e.g. one handle per instance (the matrix is shared by
+/// reference, not copied).
+template <class Matrix, class ExecutionSpace = typename Matrix::execution_space>
+class SpmvHandle {
+ public:
+  using matrix_type = Matrix;
+  using execution_space = ExecutionSpace;
+  using strategy_type = typename tuning::format_strategy<Matrix>::type;
+  using workspace_type = Kokkos::View<double*, typename Matrix::memory_space>;
+
+  /// Analyses `a` on `exec` (tuning::analyze), reads the device profile
+  /// (tuning::profile_of), and resolves `strategy` (default: the format's
+  /// first) to a policy with tuning::select.
+  SpmvHandle(const ExecutionSpace& exec, const Matrix& a, const strategy_type& strategy = {})
+      : SpmvHandle(exec, a, strategy, tuning::cached_profile_of(exec)) {}
+
+  /// Same with an explicit device profile.
+  SpmvHandle(const ExecutionSpace& exec, const Matrix& a, const strategy_type& strategy,
+             const tuning::DeviceProfile& profile)
+      : SpmvHandle(exec, a, strategy, profile, tuning::analyze(exec, a)) {}
+
+  /// Same with statistics computed by the caller (tuning::analyze, or
+  /// tuning::summary_stats where no decision needs the distribution).
+  SpmvHandle(const ExecutionSpace& exec, const Matrix& a, const strategy_type& strategy,
+             const tuning::DeviceProfile& profile, const tuning::MatrixStats& stats)
+      : SpmvHandle(exec, a, strategy, profile, stats,
+                   detail::policy_for(stats, profile, a, strategy)) {}
+
+  /// Same with a launch policy given instead of selected (experiments,
+  /// kobalt-tune): it must have the strategy's launches; the kernels check
+  /// their own invariants (CSR-k: team_size a multiple of row_threads) and
+  /// throw invalid_parameter.
+  SpmvHandle(const ExecutionSpace& exec, const Matrix& a, const strategy_type& strategy,
+             const tuning::DeviceProfile& profile, const tuning::MatrixStats& stats,
+             const tuning::SpmvPolicy& policy)
+      : matrix_(a), strategy_(strategy), profile_(profile), stats_(stats), policy_(policy) {
+    const auto expected = detail::policy_for(stats, profile, a, strategy);
+    if (policy_.launches.size() != expected.launches.size())
+      throw invalid_parameter("kobalt::SpmvHandle: policy '" + policy_.str() + "' has " +
+                              std::to_string(policy_.launches.size()) + " launches, " +
+                              expected.kernel + " needs " +
+                              std::to_string(expected.launches.size()));
+    for (const auto& l : policy_.launches)
+      if (l.team_size < 1 || l.vector_length < 1 || l.rows_per_team < 1 || l.row_threads < 1 ||
+          l.entries_per_thread < 0)
+        throw invalid_parameter("kobalt::SpmvHandle: launch " + policy_.str() +
+                                " needs positive sizes");
+    if constexpr (needs_workspace) {
+      if (a.is_permuted())
+        workspace_ = workspace_type(
+            Kokkos::view_alloc(exec, Kokkos::WithoutInitializing,
+                               std::string("kobalt::handle::workspace")),
+            static_cast<std::size_t>(a.cols()));
+    }
+  }
+
+  const Matrix& matrix() const { return matrix_; }
+  const strategy_type& strategy() const { return strategy_; }
+  const tuning::DeviceProfile& profile() const { return profile_; }
+  const tuning::MatrixStats& stats() const { return stats_; }
+  const tuning::SpmvPolicy& policy() const { return policy_; }
+  const workspace_type& workspace() const { return workspace_; }
+  std::size_t workspace_bytes() const { return workspace_.extent(0) * sizeof(double); }
+
+  /// One line for tables: the kernel and its launches, e.g.
+  /// "classical rows{team_size=16, vector_length=8, rows_per_team=16}".
+  std::string summary() const { return policy_.str(); }
+
+  /// What was chosen and why: format, kernel, launches, the rule that fired,
+  /// the statistics it read and the device profile.
+  std::string describe() const {
+    std::ostringstream os;
+    os << tuning::format_strategy<Matrix>::format << " " << policy_ << "; rule: " << policy_.rule
+       << "; stats: rows=" << stats_.rows << " nnz=" << stats_.nnz
+       << " max_row_nnz=" << stats_.max_row_nnz << " mean_row_nnz=" << stats_.mean_row_nnz
+       << "; device: " << profile_;
+    if (workspace_bytes() > 0) os << "; workspace " << workspace_bytes() << " bytes";
+    return os.str();
+  }
+
+ private:
+  static constexpr bool needs_workspace =
+      std::is_same_v<strategy_type, csrk::strategy>;
+
+  Matrix matrix_;
+  strategy_type strategy_;
+  tuning::DeviceProfile profile_;
+  tuning::MatrixStats stats_;
+  tuning::SpmvPolicy policy_;
+  workspace_type workspace_{std::string("kobalt::handle::workspace"), 0};
+};
+
+/// make_handle(exec, A[, strategy]): SpmvHandle with the types deduced.
+template <class ExecutionSpace, class Matrix, class... Rest>
+SpmvHandle<Matrix, ExecutionSpace> make_handle(const ExecutionSpace& exec, const Matrix& a,
+                                               const Rest&... rest) {
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "kobalt::make_handle: the first argument must be an execution space instance");
+  return SpmvHandle<Matrix, ExecutionSpace>(exec, a, rest...);
+}
+
+}  // namespace kobalt

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// kobalt::spmv: the public entry. It checks types and extents, handles the
+// degenerate cases, and dispatches (plan/dispatch.hpp) with the handle's
+// policy: entry -> dispatch -> functor.
+#pragma once
+
+#include "../compat.hpp"
+#include "../errors.hpp"
+#include "../kernels/common.hpp"
+#include "../tuning/stats.hpp"
+#include "dispatch.hpp"
+#include "handle.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace kobalt {
+
+namespace detail {
+template <class Matrix, class XView, class YView>
+void check_extents(const Matrix& a, const XView& x, const YView& y) {
+  const auto shape = [](auto rows, auto cols) {
+    return std::to_string(rows) + " x " + std::to_string(cols);
+  };
+  if (static_cast<std::int64_t>(x.extent(0)) != static_cast<std::int64_t>(a.cols()))
+    throw dimension_mismatch("kobalt::spmv: A is " + shape(a.rows(), a.cols()) + " but x has " +
+                             std::to_string(x.extent(0)) + " rows");
+  if (static_cast<std::int64_t>(y.extent(0)) != static_cast<std::int64_t>(a.rows()))
+    throw dimension_mismatch("kobalt::spmv: A is " + shape(a.rows(), a.cols()) + " but y has " +
+                             std::to_string(y.extent(0)) + " rows");
+  if (x.extent(1) != y.extent(1))
+    throw dimension_mismatch("kobalt::spmv: x has " + std::to_string(x.extent(1)) +
+                             " columns (right-hand sides) but y has " +
+                             std::to_string(y.extent(1)));
+}
+
+/// The handle was built for a matrix of this shape (a cheap guard against
+/// passing another matrix; the handle applies the matrix it holds).
+template <class Matrix>
+void check_handle_matrix(const Matrix& held, const Matrix& a) {
+  if (held.rows() != a.rows() || held.cols() != a.cols() || held.nnz() != a.nnz() ||
+      held.stored() != a.stored())
+    throw invalid_parameter("kobalt::spmv: the handle was built for another matrix (" +
+                            std::to_string(held.rows()) + " x " + std::to_string(held.cols()) +
+                            ", " + std::to_string(held.nnz()) + " entries)");
+}
+
+template <class ExecutionSpace, class Matrix, class XView, class YView>
+constexpr void check_types() {
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "kobalt::spmv: the first argument must be a Kokkos execution space instance");
+  static_assert(Kokkos::is_view<XView>::value, "kobalt::spmv: x must be a Kokkos::View");
+  static_assert(Kokkos::is_view<YView>::value, "kobalt::spmv: y must be a Kokkos::View");
+  constexpr int rank = compat::rank_v<YView>;
+  static_assert(compat::rank_v<XView> == rank, "kobalt::spmv: x and y must have the same rank");
+  static_assert(rank == 1 || rank == 2, "kobalt::spmv: x and y must be rank-1 or rank-2 Views");
+  static_assert(rank == 1 || (std::is_same_v<typename XView::array_layout, Kokkos::LayoutLeft> &&
+                              std::is_same_v<typename YView::array_layout, Kokkos::LayoutLeft>),
+                "kobalt::spmv: rank-2 x and y must be LayoutLeft (one column per right-hand side)");
+  static_assert(std::is_same_v<typename YView::value_type, typename YView::non_const_value_type>,
+                "kobalt::spmv: y must not be a View of const");
+  static_assert(std::is_floating_point_v<typename YView::non_const_value_type>,
+                "kobalt::spmv: y must hold float or double");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename XView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename YView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace,
+                                     typename Matrix::memory_space>::accessible,
+      "kobalt::spmv: A, x and y must live in memory the execution space can access");
+}
+}  // namespace detail
+
+/// y = alpha*A*x + beta*y on `exec` with the setup in `handle` (built for A).
+///
+/// - x, y: rank-1 Views, or rank-2 LayoutLeft Views with one column per
+///   right-hand side (one launch per block of 8 columns, each entry of A
+///   loaded once per block). beta == 0 overwrites y: NaN or Inf in y do not
+///   survive.
+/// - A: any Kobalt format; its memory space and the Views' must be accessible
+///   from `exec`. The matrix may hold float while x and y hold double: the
+///   kernel accumulates in y's value type.
+/// - Throws dimension_mismatch when the extents do not fit and
+///   invalid_parameter when the handle was built for another matrix.
+/// - Each kernel launches under a label "kobalt::spmv<format,strategy>".
+template <class ExecutionSpace, class Matrix, class HandleSpace, class XView, class YView>
+void spmv(const ExecutionSpace& exec, const SpmvHandle<Matrix, HandleSpace>& handle,
+          typename YView::const_value_type alpha, const Matrix& a, const XView& x,
+          typename YView::const_value_type beta, const YView& y) {
+  detail::check_types<ExecutionSpace, Matrix, XView, YView>();
+  static_assert(std::is_same_v<ExecutionSpace, HandleSpace>,
+                "kobalt::spmv: the handle was built for another execution space type");
+  detail::check_extents(a, x, y);
+  detail::check_handle_matrix(handle.matrix(), a);
+  using scalar = typename YView::non_const_value_type;
+  if (a.rows() == 0 || y.extent(1) == 0) return;
+  if (a.nnz() == 0 || alpha == scalar(0)) {
+    detail::scale(exec, beta, y);
+    return;
+  }
+  detail::dispatch(exec, handle.strategy(), handle.policy(), handle.workspace(), alpha,
+                   handle.matrix(), x, beta, y);
+}
+
+/// spmv without a handle: builds a temporary one from the statistics the
+/// format knows without a pass over it (tuning::summary_stats) and the
+/// cached device profile, with `strategy` (default: the format's first).
+/// For repeated products build a handle once (make_handle) instead; a
+/// permuted CsrK allocates its workspace on every call here.
+template <class ExecutionSpace, class Matrix, class XView, class YView,
+          class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
+void spmv(const ExecutionSpace& exec, typename YView::const_value_type alpha, const Matrix& a,
+          const XView& x, typename YView::const_value_type beta, const YView& y,
+          const typename tuning::format_strategy<Matrix>::type& strategy = {}) {
+  detail::check_types<ExecutionSpace, Matrix, XView, YView>();
+  detail::check_extents(a, x, y);
+  const SpmvHandle<Matrix, ExecutionSpace> handle(exec, a, strategy,
+                                                  tuning::cached_profile_of(exec),
+                                                  tuning::summary_stats(a));
+  spmv(exec, handle, alpha, a, x, beta, y);
+}
+
+/// spmv on the default instance of the matrix's execution space.
+template <class Matrix, class XView, class YView>
+void spmv(typename YView::const_value_type alpha, const Matrix& a, const XView& x,
+          typename YView::const_value_type beta, const YView& y,
+          const typename tuning::format_strategy<Matrix>::type& strategy = {}) {
+  spmv(typename Matrix::execution_space(), alpha, a, x, beta, y, strategy);
+}
+
+}  // namespace kobalt

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// ALIGNED_COO's split and lanes: 004 Alg. 3 (the cost model as an argmin)
+// chooses how rows are divided between the seg and flat parts, 004 Alg. 1
+// the lanes of the seg part. Planned on the host from the row lengths in row
+// order (Alg. 1 indexes them, the packing is next-fit): O(rows) metadata,
+// no column or value is read.
+#pragma once
+
+#include "aligned_coo_cost.hpp"
+#include "aligned_coo_seg_size.hpp"
+#include "../errors.hpp"
+#include "../formats/aligned_coo_plan.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kobalt {
+
+namespace aligned_coo {
+/// Parameters of the automatic ALIGNED_COO conversion (plan/convert.hpp);
+/// tuning::select resolves them into an aligned_coo::layout.
+struct params {
+  /// Lanes of the seg part (004's Seg_size). 0 (default): 004 Alg. 1, raised
+  /// to the lanes the packing needs when Alg. 1's value is too small. A
+  /// positive value fixes the lanes; the number of segments then grows until
+  /// the rows fit. Ignored when the seg part is empty (it has 0 lanes).
+  std::int64_t seg_size = 0;
+  /// How rows are split between the parts; default: 004 Alg. 3 (corrected to
+  /// an argmin, NOTES.md) with the cost constants in `cost`.
+  split choice = split::automatic;
+  /// Unit of the hybrid split: a row of length rl keeps rl mod flat_unit
+  /// entries in the seg part (004 Alg. 3's trail = rl mod WARP_SIZE). Default
+  /// 32, 004's WARP_SIZE, fixed at the format level rather than taken from
+  /// arch::warp_size: that is 1 on host backends, where trail would always be
+  /// 0 (hybrid = all_flat), and the format must be the same on every backend.
+  int flat_unit = 32;
+  /// Largest storage in bytes the result may take; 0 = what the device holds.
+  std::uint64_t max_bytes = 0;
+  /// Constants of 004's cost model, used by split::automatic (unmeasured
+  /// defaults, see tuning/aligned_coo_cost.hpp).
+  tuning::aligned_coo_cost cost = {};
+};
+
+/// Throws invalid_parameter unless every field is in range.
+inline void validate(const params& p) {
+  auto fail = [](const std::string& what) {
+    throw invalid_parameter("kobalt::to_aligned_coo: " + what);
+  };
+  if (p.seg_size < 0)
+    fail("seg_size must be >= 0 (0 = 004 Alg. 1), got " + std::to_string(p.seg_size));
+  if (p.flat_unit < 1) fail("flat_unit must be >= 1, got " + std::to_string(p.flat_unit));
+  switch (p.choice) {
+    case split::automatic:
+    case split::hybrid:
+    case split::all_seg:
+    case split::all_flat: break;
+    default: fail("choice is not a value of aligned_coo::split");
+  }
+  tuning::validate(p.cost);
+}
+}  // namespace aligned_coo
+
+namespace tuning {
+
+/// Shape of the seg part for these seg-part row lengths: 004 Alg. 1 raised
+/// to the lanes the packing needs when Alg. 1's value is too small
+/// (lanes_override = 0), or the given lanes with the smallest capacity that
+/// fits (kobalt::detail::seg_shape_for_lanes).
+inline kobalt::detail::seg_shape seg_part_shape(const std::vector<std::int64_t>& len,
+                                        std::int64_t lanes_override) {
+  if (lanes_override != 0) return kobalt::detail::seg_shape_for_lanes(len, lanes_override);
+  kobalt::detail::seg_shape s = alg1_segment_size(len);
+  if (s.num_seg == 0) return s;
+  // Alg. 1 does not guarantee that the rows fit Seg_size lanes of
+  // Num_of_seg slots (e.g. one long row followed by many short ones).
+  s.seg_size = std::max(s.seg_size, kobalt::detail::next_fit_lanes(len, s.num_seg));
+  return s;
+}
+
+/// The resolved split with the model's costs (all 0 unless automatic).
+struct aligned_coo_choice {
+  aligned_coo::split split = aligned_coo::split::all_seg;
+  kobalt::detail::seg_shape shape;
+  aligned_coo_costs costs;
+};
+
+/// 004 Alg. 3 (corrected to an argmin) when p.choice is automatic, and the
+/// seg part's shape (Alg. 1 when p.seg_size is 0).
+inline aligned_coo_choice choose_aligned_coo(const std::vector<std::int64_t>& row_len,
+                                             const aligned_coo::params& p) {
+  std::int64_t nnz = 0;
+  for (const std::int64_t l : row_len) nnz += l;
+  aligned_coo_choice c;
+  c.split = p.choice;
+  if (p.choice == aligned_coo::split::automatic) {
+    // 004 Alg. 3: cost of the hybrid parts vs. the whole matrix in each part.
+    const auto hybrid_len = kobalt::detail::seg_lengths(row_len, aligned_coo::split::hybrid, p.flat_unit);
+    std::int64_t hybrid_seg_nnz = 0;
+    for (const std::int64_t l : hybrid_len) hybrid_seg_nnz += l;
+    const auto hybrid_shape = seg_part_shape(hybrid_len, p.seg_size);
+    const auto all_seg_shape = seg_part_shape(row_len, p.seg_size);
+    c.costs.hybrid = seg_cost(hybrid_shape.seg_size, hybrid_shape.num_seg, p.cost) +
+                     flat_cost(nnz - hybrid_seg_nnz, p.cost);
+    c.costs.all_seg = seg_cost(all_seg_shape.seg_size, all_seg_shape.num_seg, p.cost);
+    c.costs.all_flat = flat_cost(nnz, p.cost);
+    c.split = choose_split(c.costs);
+  }
+  c.shape = seg_part_shape(kobalt::detail::seg_lengths(row_len, c.split, p.flat_unit), p.seg_size);
+  return c;
+}
+
+}  // namespace tuning
+}  // namespace kobalt

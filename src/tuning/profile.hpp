@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// DeviceProfile: what the selector knows about the device an execution-space
+// instance runs on. The hardware facts come from arch::device_info (read at
+// run time); the tuning constants from a built-in table (one row per
+// measured device, one default per kind of device) and, optionally, from a
+// JSON profile file (written by kobalt-tune; KOBALT_PROFILE names one).
+// Unknown devices get the default of their kind, and source says so.
+#pragma once
+
+#include "../arch/arch.hpp"
+#include "../errors.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <ostream>
+#include <sstream>
+#include <string>
+
+namespace kobalt::tuning {
+
+struct DeviceProfile {
+  // --- hardware (arch::device_info) ---
+  std::string backend;              ///< Kokkos execution space name ("Cuda", "HIP", "OpenMP", "Serial")
+  std::string name;                 ///< device name or CPU model
+  bool gpu = false;                 ///< lanes of a vector range run in lockstep
+  int compute_units = 1;            ///< SMs / CUs / host threads
+  int warp_width = 1;               ///< lanes per warp / wavefront (1 on hosts)
+  std::uint64_t l2_bytes = 0;       ///< 0 = unknown
+  std::uint64_t memory_bytes = 0;   ///< 0 = unknown
+  double bandwidth_gbs = 0;         ///< measured stream (triad) bandwidth class; 0 = unknown
+
+  // --- tuning constants (table row or profile file) ---
+  int team_threads = 1;             ///< threads per team of the row kernels (GPUs)
+  int rows_per_team = 1;            ///< rows per league entry of the host row kernels
+  std::int64_t entries_per_thread = 1;  ///< nonzeros per thread of the chunked COO kernel
+  int csrk_k = 2;                   ///< CSR-k levels when the caller leaves k = 0
+  std::string csrk_model = "none";  ///< 002 §4.1 size model ("ampere", "volta") or "none" = fixed sizes
+  std::int64_t csrk_super_row_size = 96;       ///< SRS when csrk_model is "none"
+  std::int64_t csrk_super_super_row_size = 8;  ///< SSRS when csrk_model is "none"
+
+  /// Where the constants came from ("built-in: NVIDIA H200", "built-in
+  /// default for GPUs: device 'X' is not in the table", "file: p.json").
+  std::string source;
+
+  std::string str() const {
+    std::ostringstream s;
+    s << *this;
+    return s.str();
+  }
+  friend std::ostream& operator<<(std::ostream& os, const DeviceProfile& p) {
+    return os << p.backend << " '" << p.name << "' (" << p.compute_units
+              << (p.gpu ? " compute units" : " threads") << ", warp " << p.warp_width
+              << ", L2 " << (p.l2_bytes >> 20) << " MiB"
+              << (p.bandwidth_gbs > 0 ? ", " + std::to_string(static_cast<long>(p.bandwidth_gbs)) +
+                                            " GB/s"
+                                      : std::string())
+              << "; " << p.source << ")";
+  }
+};
+
+namespace detail {
+
+/// The defaults of one kind of device (the table's fallback rows).
+inline void kind_defaults(DeviceProfile& p) {
+  if (p.gpu) {
+    // 128-thread teams: the best plain-Kokkos row kernels on the H200
+    // (shared/KOKKOS_ON_H200.md, 2026-11-22).
+    p.team_threads = 128;
+    p.rows_per_team = 128;
+    // One 128-byte line of fp64 values per thread in the chunked COO kernel;
+    // not measured (000's warp kernel replaces it).
+    p.entries_per_thread = 16;
+    p.csrk_k = 3;             // 002 §6.2: CSR-3 on GPUs
+    p.csrk_model = "ampere";  // 002 §4.1, the newest measured architecture
+  } else {
+    p.team_threads = 1;
+    // A first-cut chunk so an OpenMP team amortises its scheduling; not yet
+    // measured (the CPU kernel issue replaces it).
+    p.rows_per_team = 256;
+    p.entries_per_thread = 4096;  // same status
+    p.csrk_k = 2;                 // 002 §6.2: CSR-2 on CPUs
+    p.csrk_model = "none";
+    p.csrk_super_row_size = 96;   // 002 §4.2: geometric mean of the per-matrix optima
+    // 002 gives no CPU SSRS (§4.2 tunes CSR-2 only); 8 x 96 = 768 rows per
+    // league entry keeps host teams coarse. Not measured.
+    p.csrk_super_super_row_size = 8;
+  }
+}
+
+/// Measured devices: a name fragment and what differs from the kind's defaults.
+struct TableRow {
+  const char* name_contains;
+  double bandwidth_gbs;
+  const char* evidence;
+};
+
+// H200 triad: 4,308 GB/s (kobalt-bench triad probe, 2026-11-22,
+// perf_tests/results/README.md). The launch constants are the GPU defaults.
+inline constexpr TableRow measured_devices[] = {
+    {"H200", 4308.0, "built-in: NVIDIA H200 (triad 4,308 GB/s, 2026-11-22)"},
+};
+
+inline std::string trim(const std::string& s) {
+  const auto a = s.find_first_not_of(" \t\r\n");
+  const auto b = s.find_last_not_of(" \t\r\n");
+  return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+}
+
+}  // namespace detail
+
+/// Applies a JSON profile file on top of `p`: one flat object of
+/// "key": value pairs, keys named as DeviceProfile's tuning fields
+/// (team_threads, rows_per_team, entries_per_thread, csrk_k, csrk_model,
+/// csrk_super_row_size, csrk_super_super_row_size, bandwidth_gbs) plus an
+/// optional "name" that must occur in the device's name. Throws io_error
+/// naming file and line for anything else (unknown key, bad value, a profile
+/// for another device).
+inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw io_error(path, 0, "cannot open the device profile");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  std::size_t pos = text.find('{');
+  if (pos == std::string::npos) throw io_error(path, 1, "a profile is one JSON object");
+  auto line_of = [&](std::size_t at) {
+    return static_cast<std::int64_t>(std::count(text.begin(), text.begin() + at, '\n') + 1);
+  };
+  auto fail = [&](std::size_t at, const std::string& what) {
+    throw io_error(path, line_of(at), what);
+  };
+  ++pos;
+  while (true) {
+    pos = text.find_first_not_of(" \t\r\n,", pos);
+    if (pos == std::string::npos) fail(text.size(), "missing '}'");
+    if (text[pos] == '}') break;
+    if (text[pos] != '"') fail(pos, "expected a \"key\"");
+    const std::size_t key_end = text.find('"', pos + 1);
+    if (key_end == std::string::npos) fail(pos, "unterminated key");
+    const std::string key = text.substr(pos + 1, key_end - pos - 1);
+    const std::size_t colon = text.find(':', key_end);
+    if (colon == std::string::npos) fail(key_end, "expected ':' after \"" + key + "\"");
+    std::size_t vstart = text.find_first_not_of(" \t\r\n", colon + 1);
+    if (vstart == std::string::npos) fail(colon, "missing value of \"" + key + "\"");
+    std::string value;
+    std::size_t next;
+    bool quoted = text[vstart] == '"';
+    if (quoted) {
+      next = text.find('"', vstart + 1);
+      if (next == std::string::npos) fail(vstart, "unterminated string");
+      value = text.substr(vstart + 1, next - vstart - 1);
+      ++next;
+    } else {
+      next = text.find_first_of(",}\n", vstart);
+      if (next == std::string::npos) next = text.size();
+      value = detail::trim(text.substr(vstart, next - vstart));
+    }
+    auto number = [&]() {
+      if (quoted) fail(vstart, "\"" + key + "\" must be a number");
+      char* end = nullptr;
+      const double v = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end != '\0' || !(v >= 0) || v > 1e15)
+        fail(vstart, "\"" + key + "\" = " + value + " is not a number >= 0");
+      return v;
+    };
+    auto whole = [&](double lo) {
+      const double v = number();
+      if (v != static_cast<double>(static_cast<std::int64_t>(v)) || v < lo)
+        fail(vstart, "\"" + key + "\" = " + value + " must be a whole number >= " +
+                         std::to_string(static_cast<std::int64_t>(lo)));
+      return static_cast<std::int64_t>(v);
+    };
+    if (key == "name") {
+      if (!quoted) fail(vstart, "\"name\" must be a string");
+      if (p.name.find(value) == std::string::npos)
+        fail(vstart, "profile for '" + value + "', but this device is '" + p.name + "'");
+    } else if (key == "bandwidth_gbs") {
+      p.bandwidth_gbs = number();
+    } else if (key == "team_threads") {
+      p.team_threads = static_cast<int>(whole(1));
+    } else if (key == "rows_per_team") {
+      p.rows_per_team = static_cast<int>(whole(1));
+    } else if (key == "entries_per_thread") {
+      p.entries_per_thread = whole(1);
+    } else if (key == "csrk_k") {
+      p.csrk_k = static_cast<int>(whole(2));
+      if (p.csrk_k > 3) fail(vstart, "\"csrk_k\" must be 2 or 3");
+    } else if (key == "csrk_model") {
+      if (!quoted || (value != "ampere" && value != "volta" && value != "none"))
+        fail(vstart, "\"csrk_model\" must be \"ampere\", \"volta\" or \"none\"");
+      p.csrk_model = value;
+    } else if (key == "csrk_super_row_size") {
+      p.csrk_super_row_size = whole(1);
+    } else if (key == "csrk_super_super_row_size") {
+      p.csrk_super_super_row_size = whole(1);
+    } else {
+      fail(pos, "unknown key \"" + key + "\"");
+    }
+    pos = next;
+  }
+  p.source = "file: " + path;
+}
+
+/// The profile of `info`'s device from the built-in table (no file).
+inline DeviceProfile builtin_profile(const arch::DeviceInfo& info) {
+  DeviceProfile p;
+  p.backend = info.backend;
+  p.name = info.name;
+  p.gpu = info.gpu;
+  p.compute_units = info.compute_units;
+  p.warp_width = info.warp_width;
+  p.l2_bytes = info.l2_bytes;
+  p.memory_bytes = info.memory_bytes;
+  detail::kind_defaults(p);
+  p.source = std::string("built-in default for ") + (p.gpu ? "GPUs" : "host backends") +
+             ": device '" + p.name + "' is not in the table";
+  for (const auto& row : detail::measured_devices) {
+    if (p.name.find(row.name_contains) == std::string::npos) continue;
+    p.bandwidth_gbs = row.bandwidth_gbs;
+    p.source = row.evidence;
+  }
+  return p;
+}
+
+/// The profile of the device behind `exec`: the built-in table, then the
+/// file named by the environment variable KOBALT_PROFILE if it is set.
+template <class ExecutionSpace>
+DeviceProfile profile_of(const ExecutionSpace& exec) {
+  DeviceProfile p = builtin_profile(arch::device_info(exec));
+  if (const char* path = std::getenv("KOBALT_PROFILE"); path != nullptr && *path != '\0')
+    apply_profile_file(p, path);
+  return p;
+}
+
+/// profile_of(exec), computed once per device and execution-space type in
+/// this process (device queries cost more than a small SpMV) and shared.
+template <class ExecutionSpace>
+const DeviceProfile& cached_profile_of(const ExecutionSpace& exec) {
+  static std::mutex lock;
+  static std::map<int, DeviceProfile> profiles;
+  const std::lock_guard<std::mutex> guard(lock);
+  const int id = arch::device_id(exec);
+  auto it = profiles.find(id);
+  if (it == profiles.end()) it = profiles.emplace(id, profile_of(exec)).first;
+  return it->second;
+}
+
+}  // namespace kobalt::tuning

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Kernel strategies: for every format, the kernels that can run its spmv, as
+// small value types in a std::variant (dispatched on type, never on names;
+// the first alternative is the default). A new kernel is one functor file
+// in kernels/, one type here, one select() overload and one dispatch entry.
+//
+// Names follow seed 003: CSR "basic" is one thread per row (what 000 calls
+// "classical"), "classical" is a subwarp per row.
+#pragma once
+
+#include "../formats/aligned_coo.hpp"
+#include "../formats/coo.hpp"
+#include "../formats/csr.hpp"
+#include "../formats/csrk.hpp"
+#include "../formats/ell.hpp"
+#include "../formats/hybrid.hpp"
+#include "../formats/sellp.hpp"
+
+#include <string>
+#include <variant>
+
+namespace kobalt {
+
+namespace csr {
+/// A subwarp per row, subwarp = largest power of two <= the longest row, at
+/// most the warp (003 §3.2, Alg. 2).
+struct classical {};
+/// One thread per row (003 "basic"; 000 §3.3 calls it "classical").
+struct basic {};
+using strategy = std::variant<classical, basic>;
+inline const char* name(classical) { return "classical"; }
+inline const char* name(basic) { return "basic"; }
+}  // namespace csr
+
+namespace coo {
+/// Contiguous entry chunks per thread, one atomic per row segment (portable).
+struct chunks {};
+using strategy = std::variant<chunks>;
+inline const char* name(chunks) { return "chunks"; }
+}  // namespace coo
+
+namespace ell {
+/// A team thread per row, vector lanes over its slots, early stop at the
+/// first padding slot (000 §3.4, Alg. 3-4).
+struct rows {};
+using strategy = std::variant<rows>;
+inline const char* name(rows) { return "rows"; }
+}  // namespace ell
+
+namespace sellp {
+/// A team per slice, a thread per row (000 §3.5, Alg. 5).
+struct slices {};
+using strategy = std::variant<slices>;
+inline const char* name(slices) { return "slices"; }
+}  // namespace sellp
+
+namespace hybrid {
+/// The ELL kernel writes y (beta applied), then the COO kernel accumulates (000 §4).
+struct ell_then_coo {};
+using strategy = std::variant<ell_then_coo>;
+inline const char* name(ell_then_coo) { return "ell_then_coo"; }
+}  // namespace hybrid
+
+namespace csrk {
+/// GPUSpMV-3 / 3.5 on GPUs, Listing 1's nested loops on CPUs (002 §3).
+struct groups {};
+using strategy = std::variant<groups>;
+inline const char* name(groups) { return "groups"; }
+}  // namespace csrk
+
+namespace aligned_coo {
+/// y = beta*y, the seg kernel, then the flat part as COO (004 §IV-D).
+struct seg_then_flat {};
+using strategy = std::variant<seg_then_flat>;
+inline const char* name(seg_then_flat) { return "seg_then_flat"; }
+}  // namespace aligned_coo
+
+/// Name of the strategy a variant holds ("classical").
+template <class... Strategies>
+std::string strategy_name(const std::variant<Strategies...>& s) {
+  return std::visit([](auto v) { return std::string(name(v)); }, s);
+}
+
+namespace tuning {
+/// The strategy variant of a format and the format's name in labels.
+template <class Matrix>
+struct format_strategy;
+
+template <class V, class I, class D>
+struct format_strategy<Csr<V, I, D>> {
+  using type = csr::strategy;
+  static constexpr const char* format = "csr";
+};
+template <class V, class I, class D>
+struct format_strategy<Coo<V, I, D>> {
+  using type = coo::strategy;
+  static constexpr const char* format = "coo";
+};
+template <class V, class I, class D>
+struct format_strategy<Ell<V, I, D>> {
+  using type = ell::strategy;
+  static constexpr const char* format = "ell";
+};
+template <class V, class I, class D>
+struct format_strategy<Sellp<V, I, D>> {
+  using type = sellp::strategy;
+  static constexpr const char* format = "sellp";
+};
+template <class V, class I, class D>
+struct format_strategy<Hybrid<V, I, D>> {
+  using type = hybrid::strategy;
+  static constexpr const char* format = "hybrid";
+};
+template <class V, class I, class D>
+struct format_strategy<CsrK<V, I, D>> {
+  using type = csrk::strategy;
+  static constexpr const char* format = "csrk";
+};
+template <class V, class I, class D>
+struct format_strategy<AlignedCoo<V, I, D>> {
+  using type = aligned_coo::strategy;
+  static constexpr const char* format = "aligned_coo";
+};
+}  // namespace tuning
+
+}  // namespace kobalt
