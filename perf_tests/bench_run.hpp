@@ -64,8 +64,9 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, double 
   m.source = in.source;
   if (o.reorder == "rcm") {
     if (csr.rows() != csr.cols()) throw invalid_parameter("--reorder rcm needs a square matrix");
-    csrk::parameters p;
+    csrk::layout p;
     p.k = 2;
+    p.super_row_size = 1;
     p.order = csrk::reordering::rcm;
     csr = to_csr(to_csrk(csr, p).matrix());
     m.ordering = "rcm";
@@ -134,6 +135,7 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, double 
       continue;
     }
     r.strategy = op.strategy;
+    r.rule = op.rule;
     r.storage_bytes = op.bytes;
     r.stored_entries = op.stored;
     if (csr_seconds > 0) r.setup_csr_spmvs = r.setup_ms * 1e-3 / csr_seconds;

@@ -61,20 +61,28 @@ struct FormatSpec {
 template <class View>
 struct Operator {
   std::function<void(const View& x, const View& y)> apply;  ///< y = A*x
-  std::string strategy;   ///< what actually runs, e.g. "classical" or "t=12"
+  std::string strategy;   ///< what actually runs: format parameters + the handle's policy
+  std::string rule;       ///< why (the selector's rule); empty for peers
   std::uint64_t bytes = 0;     ///< storage of the format, padding included
   std::int64_t stored = 0;     ///< stored entries, padding included
 };
 
+/// A Kobalt operator: a handle built once (its setup counts as setup time),
+/// applied on the default instance. `layout` names the format's own
+/// parameters ("t=12"), the handle adds the kernel and launch shapes.
 template <class Matrix, class View>
-Operator<View> wrap(Matrix a, std::string strategy) {
+Operator<View> wrap(Matrix a, const std::string& layout,
+                    const typename tuning::format_strategy<Matrix>::type& strategy = {}) {
+  using exec = typename Matrix::execution_space;
   Operator<View> op;
   op.bytes = a.bytes();
   op.stored = a.stored();
-  op.strategy = std::move(strategy);
-  op.apply = [a](const View& x, const View& y) {
+  const auto handle = make_handle(exec(), a, strategy);
+  op.strategy = (layout.empty() ? "" : layout + " ") + handle.summary();
+  op.rule = handle.policy().rule;
+  op.apply = [a, handle](const View& x, const View& y) {
     using scalar = typename View::non_const_value_type;
-    kobalt::spmv(scalar(1), a, x, scalar(0), y);
+    kobalt::spmv(exec(), handle, scalar(1), a, x, scalar(0), y);
   };
   return op;
 }
@@ -111,16 +119,17 @@ template <class View, class Value, class Index, class Device>
 Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& csr) {
   if (spec.name == "csr") {
     spec.only({});
+    csr::strategy strategy = csr::classical{};
+    if (spec.word == "basic") strategy = csr::basic{};
+    else if (!spec.word.empty() && spec.word != "classical")
+      throw std::invalid_argument("csr strategy '" + spec.word + "' is not built (known: basic, classical)");
     auto a = to_csr(csr);
-    if (spec.word.empty() || spec.word == "classical") a.set_strategy(csr::classical{});
-    else if (spec.word == "basic") a.set_strategy(csr::basic{});
-    else throw std::invalid_argument("csr strategy '" + spec.word + "' is not built (known: basic, classical)");
-    return wrap<decltype(a), View>(a, csr::name(a.strategy()));
+    return wrap<decltype(a), View>(a, "", strategy);
   }
   if (spec.name == "coo") {
     spec.only({});
     if (!spec.word.empty()) throw std::invalid_argument("coo takes no strategy");
-    return wrap<Coo<Value, Index, Device>, View>(to_coo(csr), "chunks");
+    return wrap<Coo<Value, Index, Device>, View>(to_coo(csr), "");
   }
   if (spec.name == "ell") {
     spec.only({"width", "stride"});
@@ -140,7 +149,7 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
         a, "b=" + std::to_string(p.slice_size) + ",t=" + std::to_string(p.stride_factor));
   }
   if (spec.name == "hybrid") {
-    hybrid::strategy strategy = hybrid::automatic{};
+    hybrid::partition strategy = hybrid::automatic{};
     if (spec.word == "minimal_storage") {
       strategy = hybrid::minimal_storage{};
     } else if (!spec.word.empty() && spec.word != "automatic") {
@@ -159,7 +168,7 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
       spec.only({});
     }
     auto a = to_hybrid(csr, strategy);
-    return wrap<decltype(a), View>(a, hybrid::name(strategy) + ",t=" + std::to_string(a.ell_width()));
+    return wrap<decltype(a), View>(a, hybrid::describe(strategy) + ",t=" + std::to_string(a.ell_width()));
   }
   if (spec.name == "csrk") {
     spec.only({"k", "srs", "ssrs", "rcm"});
@@ -186,7 +195,8 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
     p.seg_size = static_cast<std::int64_t>(spec.number("seg_size", 0));
     p.flat_unit = static_cast<int>(spec.number("flat_unit", p.flat_unit));
     auto a = to_aligned_coo(csr, p);
-    return wrap<decltype(a), View>(a, std::string(aligned_coo::name(a.split())));
+    return wrap<decltype(a), View>(a, std::string(aligned_coo::name(a.split())) +
+                                          ",seg_size=" + std::to_string(a.seg_size()));
   }
   if (spec.name == "kk") {
 #if defined(KOBALT_BENCH_KOKKOSKERNELS)

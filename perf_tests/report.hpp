@@ -20,6 +20,7 @@ struct ResultRow {
   std::string format;    ///< the spec as given, e.g. "sellp:b=32,t=1"
   std::string kind;      ///< "kobalt" or "peer"
   std::string strategy;  ///< what actually ran
+  std::string rule;      ///< why it was chosen (Kobalt's selector rule)
   double setup_ms = 0;   ///< conversion / preprocessing, once
   std::optional<double> setup_csr_spmvs;  ///< setup in units of one CSR SpMV (000 §5.3)
   std::uint64_t storage_bytes = 0;
@@ -109,7 +110,7 @@ inline void write_json(std::ostream& os, const RunInfo& run, const std::vector<M
     for (std::size_t j = 0; j < m.results.size(); ++j) {
       const ResultRow& r = m.results[j];
       os << (j ? "," : "") << "\n      {\"format\": " << quote(r.format)
-         << ", \"kind\": " << quote(r.kind) << ", \"strategy\": " << quote(r.strategy)
+         << ", \"kind\": " << quote(r.kind) << ", \"strategy\": " << quote(r.strategy) << ", \"rule\": " << quote(r.rule)
          << ", \"setup_ms\": " << number(r.setup_ms)
          << ", \"setup_csr_spmvs\": " << number(r.setup_csr_spmvs)
          << ", \"storage_bytes\": " << r.storage_bytes

@@ -209,7 +209,7 @@ Csr<Value, Index, Device> generate_rmat(const spec::rmat& g, const std::string& 
   const std::int64_t nnz = read_back(position, edges);
   checked_index<Index>(static_cast<std::uint64_t>(nnz), (what + ": nnz").c_str());
 
-  auto arrays = kobalt::detail::CsrArrays<Value, Index, Device>::allocate(rows, nnz, max_bytes);
+  auto arrays = kobalt::detail::CsrArrays<Value, Index, Device>::allocate(exec(), rows, nnz, max_bytes);
   const auto row_ptr = arrays.row_ptr;
   Kokkos::parallel_for(
       "kobalt::bench::rmat::row_ptr", Kokkos::RangePolicy<exec>(0, rows + 1),
@@ -217,7 +217,7 @@ Csr<Value, Index, Device> generate_rmat(const spec::rmat& g, const std::string& 
   row_items<exec>("kobalt::bench::rmat::fill", rows, g.edge_factor,
                   detail::RmatFill<Device, index_view, typename Csr<Value, Index, Device>::value_view>{
                       start, position, cols, arrays.col, arrays.val, g.seed});
-  return arrays.finish(static_cast<Index>(rows), static_cast<Index>(rows));
+  return arrays.finish(exec(), static_cast<Index>(rows), static_cast<Index>(rows));
 }
 
 }  // namespace kobalt::bench::gen

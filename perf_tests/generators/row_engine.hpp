@@ -110,8 +110,10 @@ template <class ExecutionSpace, class Body>
 void row_items(const std::string& label, std::int64_t rows, std::int64_t mean_work,
                const Body& body) {
   if (rows <= 0) return;
-  const SpmvPolicy p = tuning::select_row_policy<ExecutionSpace>(tuning::floor_pow2_capped(
-      mean_work > 1 ? mean_work : 1, arch::warp_size<ExecutionSpace>));
+  const tuning::DeviceProfile& profile = tuning::cached_profile_of(ExecutionSpace());
+  const tuning::LaunchShape p = tuning::row_launch(
+      profile, tuning::floor_pow2_capped(mean_work > 1 ? mean_work : 1, profile.warp_width),
+      "rows");
   const std::int64_t league = (rows + p.rows_per_team - 1) / p.rows_per_team;
   typename RowItems<ExecutionSpace, Body>::policy policy(static_cast<int>(league), p.team_size,
                                                           p.vector_length);
@@ -237,7 +239,7 @@ SortedSamples<Device> make_sorted_samples(const Model& model, std::int64_t rows,
         const std::int64_t m = model.samples(i);
         base(i + 1) = m > 0 ? m + 1 : 0;
       });
-  kobalt::detail::scan_row_ptr<exec>(base, rows, "kobalt::bench::samples::base_scan");
+  kobalt::detail::scan_row_ptr(exec(), base, rows, "kobalt::bench::samples::base_scan");
   const std::int64_t total = read_back(base, rows);
   s.prefix = int64_view<Device>(compat::uninitialized("kobalt::bench::samples::prefix"), total + 1);
   row_items<exec>("kobalt::bench::samples::gaps", rows, mean_work,
@@ -305,13 +307,13 @@ template <class Value, class Index, class Device, class Model>
 Csr<Value, Index, Device> build_csr(const Model& model, const Shape& shape, std::int64_t mean_work,
                                     const std::string& what, std::uint64_t max_bytes) {
   using exec = typename Device::execution_space;
-  auto arrays = kobalt::detail::CsrArrays<Value, Index, Device>::allocate(shape.rows, shape.nnz,
+  auto arrays = kobalt::detail::CsrArrays<Value, Index, Device>::allocate(exec(), shape.rows, shape.nnz,
                                                                           max_bytes);
   const auto row_ptr = arrays.row_ptr;
   Kokkos::parallel_for(
       "kobalt::bench::generate::lengths", Kokkos::RangePolicy<exec>(0, shape.rows),
       KOKKOS_LAMBDA(const std::int64_t i) { row_ptr(i + 1) = static_cast<Index>(model.length(i)); });
-  kobalt::detail::scan_row_ptr<exec>(row_ptr, shape.rows, "kobalt::bench::generate::row_ptr");
+  kobalt::detail::scan_row_ptr(exec(), row_ptr, shape.rows, "kobalt::bench::generate::row_ptr");
   const std::int64_t scanned = static_cast<std::int64_t>(read_back(row_ptr, shape.rows));
   if (scanned != shape.nnz)
     throw std::logic_error(what + ": row lengths sum to " + std::to_string(scanned) +
@@ -320,7 +322,7 @@ Csr<Value, Index, Device> build_csr(const Model& model, const Shape& shape, std:
                            typename Csr<Value, Index, Device>::value_view>;
   row_items<exec>("kobalt::bench::generate::fill", shape.rows, mean_work,
                   FillBody<Model, writer>{model, writer{row_ptr, arrays.col, arrays.val}});
-  return arrays.finish(static_cast<Index>(shape.rows), static_cast<Index>(shape.cols));
+  return arrays.finish(exec(), static_cast<Index>(shape.rows), static_cast<Index>(shape.cols));
 }
 
 }  // namespace kobalt::bench::gen

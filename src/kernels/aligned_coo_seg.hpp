@@ -50,8 +50,8 @@ struct AlignedCooSegFunctor {
       // A lane is slots lane, lane + seg_size, ... (segment-major, coalesced
       // across neighbouring threads); it stops at its first padding slot.
       Sums<scalar, block_width<decltype(y.y)>> sum;
-      segment_flush<true>(row, col, val, x, lane, seg_size, num_seg, sum,
-                          [&](const auto r, const auto& s) { y.add(r, alpha, s); });
+      segment_flush_padded(row, col, val, x, lane, seg_size, num_seg, sum,
+                           [&](const auto r, const auto& s) { y.add(r, alpha, s); });
     });
   }
 };

@@ -64,43 +64,51 @@ struct YBlock {
   YView y;
   int first = 0, count = 1;
 
-  template <class Row>
-  KOKKOS_INLINE_FUNCTION scalar& at(const Row& i, int j) const {
-    if constexpr (compat::rank_v<YView> == 1) {
-      (void)j;
-      return y(i);
-    } else {
-      return y(i, first + j);
-    }
-  }
-  /// y_i = alpha*sum (HasBeta == false: y's old value, NaN included, is never
-  /// read) or alpha*sum + beta*y_i. The only compile-time switch besides the
-  /// vector width (STYLE.md practice 6).
   template <bool HasBeta, class Row>
   KOKKOS_INLINE_FUNCTION void store(const Row& i, scalar alpha, const Sums<scalar, N>& s,
                                     scalar beta) const {
-    for (int j = 0; j < N; ++j) {
-      if (j >= count) break;
-      if constexpr (HasBeta) {
-        at(i, j) = alpha * s.v[j] + beta * at(i, j);
-      } else {
-        (void)beta;
-        at(i, j) = alpha * s.v[j];
-      }
+    if constexpr (compat::rank_v<YView> == 1) {
+      store_one<HasBeta>(y(i), alpha, s.v[0], beta);
+    } else {
+      for (int j = 0; j < N; ++j)
+        if (j < count) store_one<HasBeta>(y(i, first + j), alpha, s.v[j], beta);
     }
   }
   /// y_i += alpha*sum, atomically (several threads may share row i).
   template <class Row>
   KOKKOS_INLINE_FUNCTION void atomic_add(const Row& i, scalar alpha,
                                          const Sums<scalar, N>& s) const {
-    for (int j = 0; j < N; ++j)
-      if (j < count) arch::atomic_add(&at(i, j), alpha * s.v[j]);
+    if constexpr (compat::rank_v<YView> == 1) {
+      arch::atomic_add(&y(i), alpha * s.v[0]);
+    } else {
+      for (int j = 0; j < N; ++j)
+        if (j < count) arch::atomic_add(&y(i, first + j), alpha * s.v[j]);
+    }
   }
   /// y_i += alpha*sum where row i belongs to this thread alone.
   template <class Row>
   KOKKOS_INLINE_FUNCTION void add(const Row& i, scalar alpha, const Sums<scalar, N>& s) const {
-    for (int j = 0; j < N; ++j)
-      if (j < count) at(i, j) += alpha * s.v[j];
+    if constexpr (compat::rank_v<YView> == 1) {
+      y(i) += alpha * s.v[0];
+    } else {
+      for (int j = 0; j < N; ++j)
+        if (j < count) y(i, first + j) += alpha * s.v[j];
+    }
+  }
+
+ private:
+  /// y_i = alpha*sum (HasBeta == false: y's old value, NaN included, is never
+  /// read) or alpha*sum + beta*y_i. The only compile-time switch besides the
+  /// vector width (STYLE.md practice 6).
+  template <bool HasBeta>
+  KOKKOS_INLINE_FUNCTION static void store_one(scalar& y_i, scalar alpha, scalar sum,
+                                               scalar beta) {
+    if constexpr (HasBeta) {
+      y_i = alpha * sum + beta * y_i;
+    } else {
+      (void)beta;
+      y_i = alpha * sum;
+    }
   }
 };
 
@@ -136,16 +144,19 @@ void scale(const ExecutionSpace& exec, typename YView::non_const_value_type beta
   const std::int64_t k = compat::rank_v<YView> == 1 ? 1 : static_cast<std::int64_t>(y.extent(1));
   if (beta == scalar(1) || n == 0 || k == 0) return;
   const bool zero = beta == scalar(0);
-  Kokkos::parallel_for(
-      zero ? "kobalt::scale<zero>" : "kobalt::scale",
-      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n * k), KOKKOS_LAMBDA(const std::int64_t e) {
-        if constexpr (compat::rank_v<YView> == 1) {
-          y(e) = zero ? scalar(0) : beta * y(e);
-        } else {
+  const char* label = zero ? "kobalt::scale<zero>" : "kobalt::scale";
+  if constexpr (compat::rank_v<YView> == 1) {
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
+        KOKKOS_LAMBDA(const std::int64_t i) { y(i) = zero ? scalar(0) : beta * y(i); });
+  } else {
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n * k),
+        KOKKOS_LAMBDA(const std::int64_t e) {
           auto& v = y(e % n, e / n);
           v = zero ? scalar(0) : beta * v;
-        }
-      });
+        });
+  }
 }
 
 /// "kobalt::spmv<format,strategy>": the label every kernel launches under.

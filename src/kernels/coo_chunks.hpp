@@ -37,8 +37,8 @@ struct CooChunkFunctor {
       const std::int64_t first = team_first + t * per_thread;
       const std::int64_t last = first + per_thread < nnz ? first + per_thread : nnz;
       Sums<scalar, block_width<decltype(y.y)>> sum;
-      segment_flush<false>(row, col, val, x, first, 1, last - first, sum,
-                           [&](const auto r, const auto& s) { y.atomic_add(r, alpha, s); });
+      segment_flush(row, col, val, x, first, last, sum,
+                    [&](const auto r, const auto& s) { y.atomic_add(r, alpha, s); });
     });
   }
 };

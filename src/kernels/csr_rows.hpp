@@ -30,16 +30,13 @@ struct CsrRowFunctor {
   YB y;
   scalar alpha, beta;
   index_type rows, rows_per_team;
-  int lanes;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
     const index_type first = static_cast<index_type>(team.league_rank()) * rows_per_team;
     const index_type last = first + rows_per_team < rows ? first + rows_per_team : rows;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const index_type i) {
       Sums<scalar, block_width<decltype(y.y)>> sum;
-      const index_type begin = row_ptr(i);
-      row_reduce<false>(team, lanes, col, val, x, begin, index_type(1), row_ptr(i + 1) - begin,
-                        sum);
+      row_reduce_contiguous(team, col, val, x, row_ptr(i), row_ptr(i + 1), sum);
       Kokkos::single(Kokkos::PerThread(team),
                      [&]() { y.template store<HasBeta>(i, alpha, sum, beta); });
     });
@@ -65,7 +62,7 @@ void csr_rows(const ExecutionSpace& exec, const tuning::LaunchShape& s, const st
                                     decltype(has_beta)::value>;
       Kokkos::parallel_for(label, policy,
                            functor{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha, beta,
-                                   rows, per_team, s.vector_length});
+                                   rows, per_team});
     });
   });
 }

@@ -52,7 +52,7 @@ struct CsrkFunctor {
   XB x;
   YB y;
   scalar alpha, beta;
-  int row_threads, super_row_threads, lanes;
+  int row_threads, super_row_threads;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
     const index_type group = static_cast<index_type>(team.league_rank());
@@ -68,9 +68,7 @@ struct CsrkFunctor {
       const index_type row_last = sr_ptr(s + 1);
       for (index_type i = sr_ptr(s) + row_slot; i < row_last; i += row_threads) {
         Sums<scalar, block_width<decltype(y.y)>> sum;
-        const index_type begin = row_ptr(i);
-        row_reduce<false>(team, lanes, col, val, x, begin, index_type(1), row_ptr(i + 1) - begin,
-                          sum);
+        row_reduce_contiguous(team, col, val, x, row_ptr(i), row_ptr(i + 1), sum);
         Kokkos::single(Kokkos::PerThread(team), [&]() {
           if constexpr (Permuted) {
             y.template store<HasBeta>(perm(i), alpha, sum, beta);
@@ -90,16 +88,22 @@ void permute_x(const ExecutionSpace& exec, const PermView& perm, const XB& x,
                const WorkView& x_permuted) {
   using index_type = typename PermView::non_const_value_type;
   const std::int64_t n = static_cast<std::int64_t>(perm.extent(0));
-  Kokkos::parallel_for(
-      kernel_label("csrk", "permute_x"), Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const index_type p = perm(static_cast<index_type>(i));
-        if constexpr (compat::rank_v<WorkView> == 1) {
-          x_permuted(i) = x.x(p);
-        } else {
-          for (int j = 0; j < x.count; ++j) x_permuted(i, j) = x.x(p, x.first + j);
-        }
-      });
+  const auto xv = x.x;
+  const int first = x.first, count = x.count;
+  if constexpr (compat::rank_v<WorkView> == 1) {
+    Kokkos::parallel_for(
+        kernel_label("csrk", "permute_x"), Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
+        KOKKOS_LAMBDA(const std::int64_t i) {
+          x_permuted(i) = xv(perm(static_cast<index_type>(i)));
+        });
+  } else {
+    Kokkos::parallel_for(
+        kernel_label("csrk", "permute_x"), Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
+        KOKKOS_LAMBDA(const std::int64_t i) {
+          const index_type p = perm(static_cast<index_type>(i));
+          for (int j = 0; j < count; ++j) x_permuted(i, j) = xv(p, first + j);
+        });
+  }
 }
 
 inline std::string shape_text(const tuning::LaunchShape& s) {
@@ -148,7 +152,7 @@ void csrk_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                          policy,
                          functor{m.row_ptr(), m.col_indices(), m.values(), a.sr_ptr(),
                                  a.ssr_ptr(), a.permutation(), xb, yb, alpha, beta,
-                                 s.row_threads, s.super_row_threads(), s.vector_length});
+                                 s.row_threads, s.super_row_threads()});
   };
   auto with_levels = [&](auto xb, auto yb, auto has_beta, auto permuted) {
     if (a.k() == 3)

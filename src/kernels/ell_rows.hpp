@@ -39,7 +39,7 @@ struct EllRowFunctor {
     const std::int64_t last = first + rows_per_team < rows ? first + rows_per_team : rows;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::int64_t i) {
       Sums<scalar, block_width<decltype(y.y)>> sum;
-      row_reduce<true>(team, lanes, col, val, x, i, stride, width, sum);
+      row_reduce_strided(team, lanes, col, val, x, i, stride, width, sum);
       Kokkos::single(Kokkos::PerThread(team),
                      [&]() { y.template store<HasBeta>(i, alpha, sum, beta); });
     });

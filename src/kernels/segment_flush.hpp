@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The shared body of the run-and-flush kernels (COO chunks, ALIGNED_COO's
-// lanes): one thread walks `count` row-sorted slots at first, first + step,
-// ..., sums while the row stays the same and hands each finished run to
-// flush(row, sums). Padded walks stop at the first padding slot (column <
-// 0; padding is a suffix). The warp-segmented scan of 000 Alg. 1 (the
+// lanes): one thread walks row-sorted slots, sums while the row stays the
+// same and hands each finished run to flush(row, sums). The warp-segmented scan of 000 Alg. 1 (the
 // skewed-matrix issue) replaces this per-thread walk on GPUs.
 #pragma once
 
@@ -15,31 +13,51 @@
 
 namespace kobalt::detail {
 
-template <bool Padded, class RowView, class ColView, class ValView, class XB, class Scalar, int N,
-          class Flush>
+/// Entries [first, last) of a row-sorted list (COO): flush at every row
+/// change and at the end.
+template <class RowView, class ColView, class ValView, class XB, class Scalar, int N, class Flush>
 KOKKOS_INLINE_FUNCTION void segment_flush(const RowView& row, const ColView& col,
                                           const ValView& val, const XB& x, std::int64_t first,
-                                          std::int64_t step, std::int64_t count,
-                                          Sums<Scalar, N>& sum, const Flush& flush) {
-  if (count <= 0) return;
+                                          std::int64_t last, Sums<Scalar, N>& sum,
+                                          const Flush& flush) {
+  if (first >= last) return;
   auto current = row(first);
-  bool any = false;
-  for (std::int64_t k = 0; k < count; ++k) {
-    const std::int64_t slot = first + k * step;
-    const auto c = col(slot);
-    if constexpr (Padded) {
-      if (c < 0) break;
+  for (std::int64_t k = first; k < last; ++k) {
+    if (row(k) != current) {
+      flush(current, sum);
+      current = row(k);
+      sum = Sums<Scalar, N>();
     }
-    const auto r = row(slot);
+    x.fma(sum, val(k), col(k));
+  }
+  flush(current, sum);
+}
+
+/// Slots first, first + step, ... (`count` of them) with a padding suffix
+/// (ALIGNED_COO's lanes): stops at the first padding slot; a walk that
+/// meets only padding flushes nothing.
+template <class RowView, class ColView, class ValView, class XB, class Scalar, int N, class Flush>
+KOKKOS_INLINE_FUNCTION void segment_flush_padded(const RowView& row, const ColView& col,
+                                                 const ValView& val, const XB& x,
+                                                 std::int64_t first, std::int64_t step,
+                                                 std::int64_t count, Sums<Scalar, N>& sum,
+                                                 const Flush& flush) {
+  using index_type = typename RowView::non_const_value_type;
+  constexpr index_type none = index_type(-1);
+  index_type current = none;
+  for (std::int64_t s = 0; s < count; ++s) {
+    const std::int64_t slot = first + s * step;
+    const auto c = col(slot);
+    if (c < 0) break;  // padding: the rest of the walk is padding too
+    const index_type r = row(slot);
     if (r != current) {
-      if (any) flush(current, sum);
+      if (current != none) flush(current, sum);
       current = r;
       sum = Sums<Scalar, N>();
     }
-    any = true;
     x.fma(sum, val(slot), c);
   }
-  if (any) flush(current, sum);
+  if (current != none) flush(current, sum);
 }
 
 }  // namespace kobalt::detail

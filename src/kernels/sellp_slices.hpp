@@ -45,7 +45,7 @@ struct SellpSliceFunctor {
       const std::int64_t base = slice_sets(s), width = slice_lengths(s);
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](const std::int64_t r) {
         Sums<scalar, block_width<decltype(y.y)>> sum;
-        row_reduce<true>(team, lanes, col, val, x, base + r, slice_size, width, sum);
+        row_reduce_strided(team, lanes, col, val, x, base + r, slice_size, width, sum);
         Kokkos::single(Kokkos::PerThread(team),
                        [&]() { y.template store<HasBeta>(first + r, alpha, sum, beta); });
       });

@@ -73,11 +73,16 @@ class SpmvHandle {
                               std::to_string(policy_.launches.size()) + " launches, " +
                               expected.kernel + " needs " +
                               std::to_string(expected.launches.size()));
-    for (const auto& l : policy_.launches)
+    for (std::size_t n = 0; n < policy_.launches.size(); ++n) {
+      const auto& l = policy_.launches[n];
+      // Chunked launches walk entries_per_thread entries; row launches none.
+      const bool chunked = expected.launches[n].entries_per_thread > 0;
       if (l.team_size < 1 || l.vector_length < 1 || l.rows_per_team < 1 || l.row_threads < 1 ||
-          l.entries_per_thread < 0)
+          (chunked ? l.entries_per_thread < 1 : l.entries_per_thread != 0))
         throw invalid_parameter("kobalt::SpmvHandle: launch " + policy_.str() +
-                                " needs positive sizes");
+                                " needs positive sizes (entries_per_thread >= 1 for chunked "
+                                "launches, 0 for row launches)");
+    }
     if constexpr (needs_workspace) {
       if (a.is_permuted())
         workspace_ = workspace_type(

@@ -37,12 +37,34 @@ void check_extents(const Matrix& a, const XView& x, const YView& y) {
                              std::to_string(y.extent(1)));
 }
 
-/// The handle was built for a matrix of this shape (a cheap guard against
-/// passing another matrix; the handle applies the matrix it holds).
+/// The address of a format's values: two matrices with the same address
+/// share their storage (a copy of a format shares its Views).
+template <class V, class I, class D>
+const void* values_address(const Csr<V, I, D>& a) { return a.values().data(); }
+template <class V, class I, class D>
+const void* values_address(const Coo<V, I, D>& a) { return a.values().data(); }
+template <class V, class I, class D>
+const void* values_address(const Ell<V, I, D>& a) { return a.values().data(); }
+template <class V, class I, class D>
+const void* values_address(const Sellp<V, I, D>& a) { return a.values().data(); }
+template <class V, class I, class D>
+const void* values_address(const Hybrid<V, I, D>& a) {
+  return a.ell_width() > 0 ? a.ell().values().data() : a.coo().values().data();
+}
+template <class V, class I, class D>
+const void* values_address(const CsrK<V, I, D>& a) { return a.matrix().values().data(); }
+template <class V, class I, class D>
+const void* values_address(const AlignedCoo<V, I, D>& a) {
+  return a.seg_size() > 0 ? a.seg_values().data() : a.flat().values().data();
+}
+
+/// The handle was built for this matrix (or a copy sharing its storage):
+/// the same shape and the same values array. The handle applies the matrix
+/// it holds, so another matrix would silently give another product.
 template <class Matrix>
 void check_handle_matrix(const Matrix& held, const Matrix& a) {
   if (held.rows() != a.rows() || held.cols() != a.cols() || held.nnz() != a.nnz() ||
-      held.stored() != a.stored())
+      held.stored() != a.stored() || values_address(held) != values_address(a))
     throw invalid_parameter("kobalt::spmv: the handle was built for another matrix (" +
                             std::to_string(held.rows()) + " x " + std::to_string(held.cols()) +
                             ", " + std::to_string(held.nnz()) + " entries)");

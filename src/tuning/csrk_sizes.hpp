@@ -68,7 +68,7 @@ inline std::int64_t round_half_up(double x) {
 
 /// The rdensity case of 002 §4.1: 1 (r <= 8), 2 (8 < r <= 16),
 /// 3 (16 < r <= 32), 4 (r > 32). It also picks the block shape
-/// (tuning/csrk_policy.hpp).
+/// (tuning::select for csrk::groups).
 inline int csrk_rdensity_case(double rdensity) {
   if (rdensity <= 8.0) return 1;
   if (rdensity <= 16.0) return 2;

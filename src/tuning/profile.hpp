@@ -168,36 +168,37 @@ inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
         fail(vstart, "\"" + key + "\" = " + value + " is not a number >= 0");
       return v;
     };
-    auto whole = [&](double lo) {
+    auto whole = [&](double lo, double hi) {
       const double v = number();
-      if (v != static_cast<double>(static_cast<std::int64_t>(v)) || v < lo)
-        fail(vstart, "\"" + key + "\" = " + value + " must be a whole number >= " +
-                         std::to_string(static_cast<std::int64_t>(lo)));
+      if (v != static_cast<double>(static_cast<std::int64_t>(v)) || v < lo || v > hi)
+        fail(vstart, "\"" + key + "\" = " + value + " must be a whole number in [" +
+                         std::to_string(static_cast<std::int64_t>(lo)) + ", " +
+                         std::to_string(static_cast<std::int64_t>(hi)) + "]");
       return static_cast<std::int64_t>(v);
     };
+    constexpr double int_max = 2147483647.0, count_max = 1e15;
     if (key == "name") {
-      if (!quoted) fail(vstart, "\"name\" must be a string");
+      if (!quoted || value.empty()) fail(vstart, "\"name\" must be a non-empty string");
       if (p.name.find(value) == std::string::npos)
         fail(vstart, "profile for '" + value + "', but this device is '" + p.name + "'");
     } else if (key == "bandwidth_gbs") {
       p.bandwidth_gbs = number();
     } else if (key == "team_threads") {
-      p.team_threads = static_cast<int>(whole(1));
+      p.team_threads = static_cast<int>(whole(1, int_max));
     } else if (key == "rows_per_team") {
-      p.rows_per_team = static_cast<int>(whole(1));
+      p.rows_per_team = static_cast<int>(whole(1, int_max));
     } else if (key == "entries_per_thread") {
-      p.entries_per_thread = whole(1);
+      p.entries_per_thread = whole(1, count_max);
     } else if (key == "csrk_k") {
-      p.csrk_k = static_cast<int>(whole(2));
-      if (p.csrk_k > 3) fail(vstart, "\"csrk_k\" must be 2 or 3");
+      p.csrk_k = static_cast<int>(whole(2, 3));
     } else if (key == "csrk_model") {
       if (!quoted || (value != "ampere" && value != "volta" && value != "none"))
         fail(vstart, "\"csrk_model\" must be \"ampere\", \"volta\" or \"none\"");
       p.csrk_model = value;
     } else if (key == "csrk_super_row_size") {
-      p.csrk_super_row_size = whole(1);
+      p.csrk_super_row_size = whole(1, count_max);
     } else if (key == "csrk_super_super_row_size") {
-      p.csrk_super_super_row_size = whole(1);
+      p.csrk_super_super_row_size = whole(1, count_max);
     } else {
       fail(pos, "unknown key \"" + key + "\"");
     }

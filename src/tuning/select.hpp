@@ -103,7 +103,7 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 /// COO: contiguous chunks of entries per thread.
 inline SpmvPolicy select(const MatrixStats&, const DeviceProfile& profile, coo::chunks) {
   return detail::policy("coo", "chunks", {chunk_launch(profile, "entries")},
-                        "entries_per_thread from the device profile (" + profile.source + ")");
+                        "contiguous chunks of entries_per_thread entries per thread (device profile)");
 }
 
 /// ELL of `width` slots per row: 000 Alg. 4's lanes per row.

@@ -112,7 +112,9 @@ TYPED_TEST(CsrkStructure, FixedSizesOnEveryEdgeMatrix) {
 TYPED_TEST(CsrkStructure, DefaultsOnTheHostBackend) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
-  if constexpr (arch::warp_size<Kokkos::DefaultExecutionSpace> == 1) {
+  const auto& profile = tuning::cached_profile_of(Kokkos::DefaultExecutionSpace());
+  if (!profile.gpu) {
+    ASSERT_EQ(profile.warp_width, 1);
     const auto csr = make_csr(edge_matrix<V, I>("odd_1029x1031"));
     const auto k_default = to_csrk(csr);
     EXPECT_EQ(k_default.k(), 2);                  // 002 §6.2: CSR-2 on CPUs
@@ -123,7 +125,8 @@ TYPED_TEST(CsrkStructure, DefaultsOnTheHostBackend) {
     p.k = 3;
     const auto k3 = to_csrk(csr, p);
     EXPECT_EQ(k3.super_row_size(), 96);
-    EXPECT_EQ(k3.super_super_row_size(), tuning::host_csrk_super_super_row_size);
+    EXPECT_EQ(profile.csrk_super_super_row_size, 8);  // the host profile's SSRS
+    EXPECT_EQ(k3.super_super_row_size(), profile.csrk_super_super_row_size);
     EXPECT_EQ(k3.num_super_super_rows(), 2);  // ceil(11 / 8)
   } else {
     GTEST_SKIP() << "host defaults: this build's default execution space is a GPU";
@@ -199,11 +202,34 @@ TYPED_TEST(CsrkStructure, ConstructorRejectsBrokenArrays) {
                invalid_matrix);
   EXPECT_THROW(K(csr, 3, sr, ssr, device_view<I>(identity, "p"), view()),
                invalid_matrix);
+  // Forced launch shapes (what CsrK::set_policy used to take), through a
+  // handle with an explicit policy: team_size 3 is not a multiple of
+  // row_threads 2 (the kernel's check rejects it, at spmv), team_size 0 is
+  // not positive (the handle rejects it), 4 threads x 2 lanes with 2 row
+  // threads is accepted (not run: host teams hold one thread), and a forced
+  // one-thread shape and the selected policy run and give the row sums.
   K a(csr, 3, sr, ssr);
-  EXPECT_THROW(a.set_policy(CsrkPolicy{3, 1, 2}), invalid_parameter);
-  EXPECT_THROW(a.set_policy(CsrkPolicy{0, 1, 1}), invalid_parameter);
-  EXPECT_NO_THROW(a.set_policy(CsrkPolicy{4, 2, 2}));
-  EXPECT_NO_THROW(a.set_policy(std::nullopt));
+  Kokkos::View<V*> x("x", 9), y("y", 9);
+  Kokkos::deep_copy(x, V(1));
+  const Kokkos::DefaultExecutionSpace exec;
+  EXPECT_THROW(detail::check_csrk_shape(forced_csrk_policy(3, 3, 1, 2).launches[0]),
+               invalid_parameter);
+  EXPECT_THROW(kobalt::spmv(exec, csrk_handle(exec, a, forced_csrk_policy(3, 3, 1, 2)), V(1), a,
+                            x, V(0), y),
+               invalid_parameter);
+  EXPECT_THROW(csrk_handle(exec, a, forced_csrk_policy(3, 0, 1, 1)), invalid_parameter);
+  EXPECT_THROW(detail::check_csrk_shape(forced_csrk_policy(3, 0, 1, 1).launches[0]),
+               invalid_parameter);
+  EXPECT_NO_THROW(csrk_handle(exec, a, forced_csrk_policy(3, 4, 2, 2)));
+  EXPECT_NO_THROW(detail::check_csrk_shape(forced_csrk_policy(3, 4, 2, 2).launches[0]));
+  EXPECT_NO_THROW(kobalt::spmv(exec, csrk_handle(exec, a, forced_csrk_policy(3, 1, 1, 1)), V(1),
+                               a, x, V(0), y));
+  auto yh = host_vector(y);
+  for (int i = 0; i < 9; ++i) EXPECT_EQ(yh[i], static_cast<V>(fig1_row_sums[i])) << i;
+  Kokkos::deep_copy(y, V(-1));
+  EXPECT_NO_THROW(kobalt::spmv(exec, make_handle(exec, a), V(1), a, x, V(0), y));
+  yh = host_vector(y);
+  for (int i = 0; i < 9; ++i) EXPECT_EQ(yh[i], static_cast<V>(fig1_row_sums[i])) << i;
 }
 
 }  // namespace

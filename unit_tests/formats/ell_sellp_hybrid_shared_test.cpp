@@ -45,8 +45,8 @@ TEST_P(PaddedFormatsOnSharedMatrices, RoundTripAndSpmv) {
     expect_same_triplets(t, to_triplets(to_csr(s)), what);
     expect_spmv_case<V>(s, t, overwrite, what);
   }
-  for (const hybrid::strategy& s :
-       {hybrid::strategy{hybrid::automatic{}}, hybrid::strategy{hybrid::minimal_storage{}}}) {
+  for (const hybrid::partition& s :
+       {hybrid::partition{hybrid::automatic{}}, hybrid::partition{hybrid::minimal_storage{}}}) {
     const auto h = to_hybrid(a, s);
     const std::string what = name + " hybrid " + hybrid::name(s) + " t=" + std::to_string(h.ell_width());
     expect_same_triplets(t, to_triplets(to_csr(h)), what);

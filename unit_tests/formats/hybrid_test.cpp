@@ -4,6 +4,7 @@
 // storage optimum of minimal_storage (000 eq. 1), round trips on every edge
 // matrix for every strategy, and every error path.
 #include "fixtures/padded_example.hpp"
+#include "fixtures/profiles.hpp"
 #include "fixtures/row_lengths.hpp"
 #include "fixtures/spmv_check.hpp"
 #include "fixtures/types.hpp"
@@ -18,7 +19,28 @@ template <class T>
 class HybridFormat : public ::testing::Test {};
 TYPED_TEST_SUITE(HybridFormat, ValueIndexTypes, TypeNames);
 
-std::vector<hybrid::strategy> every_strategy() {
+/// The ELL width t that partition s gives for a (what hybrid::ell_width(a, s)
+/// returned before the plan layer): tuning::select on the matrix statistics.
+template <class V, class I, class D>
+std::int64_t ell_width(const Csr<V, I, D>& a, const hybrid::partition& s) {
+  return tuning::select<V, I>(tuning::analyze(a), host_profile(), s).ell_width;
+}
+
+/// The Hybrid stores only the resolved t, so the partition is fully
+/// described by its layout: to_hybrid with hybrid::layout{t} must build the
+/// same split as to_hybrid with the partition.
+template <class V, class I, class D>
+void expect_same_split_as_layout(const Csr<V, I, D>& a, const Hybrid<V, I, D>& h,
+                                 const std::string& what) {
+  const auto concrete = to_hybrid(a, hybrid::layout{h.ell_width(), 0});
+  EXPECT_EQ(concrete.ell_width(), h.ell_width()) << what;
+  EXPECT_EQ(concrete.ell().nnz(), h.ell().nnz()) << what;
+  EXPECT_EQ(concrete.coo().nnz(), h.coo().nnz()) << what;
+  EXPECT_EQ(host_vector(concrete.coo().col_indices()), host_vector(h.coo().col_indices()))
+      << what;
+}
+
+std::vector<hybrid::partition> every_strategy() {
   return {hybrid::automatic{},
           hybrid::minimal_storage{},
           hybrid::column_limit{0},
@@ -52,7 +74,9 @@ TYPED_TEST(HybridFormat, HandCheckedLayout) {
   EXPECT_EQ(h.nnz(), 7);
   EXPECT_EQ(h.stored(), 8);
   EXPECT_EQ(h.bytes(), 4 * (sizeof(I) + sizeof(V)) + 4 * (2 * sizeof(I) + sizeof(V)));
-  EXPECT_TRUE(std::holds_alternative<hybrid::column_limit>(h.strategy()));
+  // The Hybrid no longer records its partition: the column_limit it was
+  // built with resolves to the width it holds.
+  EXPECT_EQ(ell_width(make_csr(padded_example<V, I>()), hybrid::column_limit{1}), h.ell_width());
 }
 
 TYPED_TEST(HybridFormat, ResolvedWidthByHandOnRowsOfLengthOneToTen) {
@@ -62,7 +86,7 @@ TYPED_TEST(HybridFormat, ResolvedWidthByHandOnRowsOfLengthOneToTen) {
   // 0 <= x < 0.9, 10 from x = 1 - 1/|R| = 0.9 on, 0 for x < 0.
   const std::vector<std::int64_t> lengths{3, 1, 4, 10, 5, 9, 2, 6, 8, 7};  // any order
   const auto a = make_csr(matrix_with_row_lengths<V, I>(lengths));
-  const std::vector<std::pair<hybrid::strategy, std::int64_t>> expected = {
+  const std::vector<std::pair<hybrid::partition, std::int64_t>> expected = {
       {hybrid::imbalance_limit{0.5}, 6},   // 0.5 < 6/10 first
       {hybrid::imbalance_limit{0.0}, 1},   // no padding: the shortest row
       {hybrid::imbalance_limit{-0.1}, 0},  // all COO
@@ -79,7 +103,7 @@ TYPED_TEST(HybridFormat, ResolvedWidthByHandOnRowsOfLengthOneToTen) {
       {hybrid::automatic{}, 0},        // cap floor(10 * 1e-3) = 0: all COO
   };
   for (const auto& [s, t] : expected) {
-    EXPECT_EQ(hybrid::ell_width(a, s), t) << hybrid::describe(s);
+    EXPECT_EQ(ell_width(a, s), t) << hybrid::describe(s);
     const auto h = to_hybrid(a, s);
     EXPECT_EQ(h.ell_width(), t) << hybrid::describe(s);
     std::int64_t in_ell = 0, in_coo = 0;
@@ -89,11 +113,11 @@ TYPED_TEST(HybridFormat, ResolvedWidthByHandOnRowsOfLengthOneToTen) {
     }
     EXPECT_EQ(h.ell().nnz(), in_ell) << hybrid::describe(s);
     EXPECT_EQ(h.coo().nnz(), in_coo) << hybrid::describe(s);
-    EXPECT_EQ(hybrid::name(h.strategy()), hybrid::name(s));
+    expect_same_split_as_layout(a, h, hybrid::describe(s));
   }
   // minimal_storage: x = p/(v+2p): 1/4 -> 3; 1/3 -> 4; 2/5 -> 5.
   const std::int64_t minimal = sizeof(I) == 4 ? (sizeof(V) == 8 ? 3 : 4) : (sizeof(V) == 8 ? 4 : 5);
-  EXPECT_EQ(hybrid::ell_width(a, hybrid::minimal_storage{}), minimal);
+  EXPECT_EQ(ell_width(a, hybrid::minimal_storage{}), minimal);
 }
 
 TEST(HybridStrategies, MinimalStorageQuantiles) {
@@ -105,9 +129,9 @@ TEST(HybridStrategies, MinimalStorageQuantiles) {
 }
 
 TEST(HybridStrategies, NamesAndDescriptions) {
-  EXPECT_EQ(hybrid::name(hybrid::strategy{hybrid::automatic{}}), "automatic");
-  EXPECT_EQ(hybrid::name(hybrid::strategy{hybrid::minimal_storage{}}), "minimal_storage");
-  EXPECT_EQ(hybrid::name(hybrid::strategy{hybrid::column_limit{3}}), "column_limit");
+  EXPECT_EQ(hybrid::name(hybrid::partition{hybrid::automatic{}}), "automatic");
+  EXPECT_EQ(hybrid::name(hybrid::partition{hybrid::minimal_storage{}}), "minimal_storage");
+  EXPECT_EQ(hybrid::name(hybrid::partition{hybrid::column_limit{3}}), "column_limit");
   EXPECT_EQ(hybrid::describe(hybrid::column_limit{3}), "column_limit(columns=3)");
   EXPECT_EQ(hybrid::describe(hybrid::imbalance_limit{0.25}), "imbalance_limit(quantile=0.25)");
   EXPECT_EQ(hybrid::describe(hybrid::imbalance_bounded_limit{0.5, 0.125}),
@@ -135,7 +159,7 @@ TYPED_TEST(HybridFormat, MinimalStorageMinimisesEquationOne) {
     const std::int64_t longest = *std::max_element(lengths.begin(), lengths.end());
     double best = S(0);
     for (std::int64_t t = 1; t <= longest; ++t) best = std::min(best, S(t));
-    const std::int64_t t = hybrid::ell_width(a, hybrid::minimal_storage{});
+    const std::int64_t t = ell_width(a, hybrid::minimal_storage{});
     EXPECT_EQ(S(t), best) << "trial " << trial << " t=" << t;
   }
 }
@@ -150,12 +174,12 @@ TYPED_TEST(HybridFormat, AutomaticIsBoundedLimitOneThird) {
   matrices.push_back(matrix_with_row_lengths<V, I>(std::vector<std::int64_t>(5000, 3)));
   for (const auto& t : matrices) {
     const auto a = make_csr(t);
-    EXPECT_EQ(hybrid::ell_width(a, hybrid::automatic{}),
-              hybrid::ell_width(a, hybrid::imbalance_bounded_limit{1.0 / 3.0,
+    EXPECT_EQ(ell_width(a, hybrid::automatic{}),
+              ell_width(a, hybrid::imbalance_bounded_limit{1.0 / 3.0,
                                                                    hybrid::automatic_row_ratio}));
   }
-  EXPECT_EQ(hybrid::ell_width(make_csr(matrices[matrices.size() - 2]), hybrid::automatic{}), 5);
-  EXPECT_EQ(hybrid::ell_width(make_csr(matrices.back()), hybrid::automatic{}), 3);
+  EXPECT_EQ(ell_width(make_csr(matrices[matrices.size() - 2]), hybrid::automatic{}), 5);
+  EXPECT_EQ(ell_width(make_csr(matrices.back()), hybrid::automatic{}), 3);
 }
 
 TYPED_TEST(HybridFormat, RoundTripOnEdgeMatricesForEveryStrategy) {
@@ -169,7 +193,7 @@ TYPED_TEST(HybridFormat, RoundTripOnEdgeMatricesForEveryStrategy) {
       const auto h = to_hybrid(a, s);
       const std::string what = m.name + " " + hybrid::describe(s);
       EXPECT_EQ(h.nnz(), assembled.nnz()) << what;
-      EXPECT_EQ(h.ell_width(), hybrid::ell_width(a, s)) << what;
+      EXPECT_EQ(h.ell_width(), ell_width(a, s)) << what;
       expect_same_triplets(assembled, to_triplets(to_csr(h)), what);
     }
   }
@@ -181,8 +205,8 @@ TYPED_TEST(HybridFormat, BadStrategiesThrow) {
   const auto a = make_csr(padded_example<V, I>());
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
-  for (const hybrid::strategy& s :
-       std::vector<hybrid::strategy>{hybrid::column_limit{-1}, hybrid::imbalance_limit{nan},
+  for (const hybrid::partition& s :
+       std::vector<hybrid::partition>{hybrid::column_limit{-1}, hybrid::imbalance_limit{nan},
                                      hybrid::imbalance_limit{inf}, hybrid::imbalance_limit{-inf},
                                      hybrid::imbalance_bounded_limit{nan, 0.5},
                                      hybrid::imbalance_bounded_limit{0.3, 0.0},
@@ -196,7 +220,8 @@ TYPED_TEST(HybridFormat, BadStrategiesThrow) {
   // Parts of different shapes.
   const auto h = to_hybrid(a, hybrid::column_limit{1});
   const auto other = to_hybrid(make_csr(matrix_with_row_lengths<V, I>({1, 2})));
-  EXPECT_THROW((Hybrid<V, I>(h.ell(), other.coo(), hybrid::automatic{})), dimension_mismatch);
+  EXPECT_THROW((Hybrid<V, I>(h.ell(), other.coo())), dimension_mismatch);
+  EXPECT_NO_THROW((Hybrid<V, I>(h.ell(), h.coo())));
 }
 
 TYPED_TEST(HybridFormat, StorageLimitThrowsExactlyWhenExceeded) {
@@ -207,9 +232,9 @@ TYPED_TEST(HybridFormat, StorageLimitThrowsExactlyWhenExceeded) {
     assembled.assemble();
     const auto len = row_lengths(assembled);
     const auto a = make_csr(m.matrix);
-    for (const hybrid::strategy& s : {hybrid::strategy{hybrid::column_limit{3}},
-                                      hybrid::strategy{hybrid::imbalance_limit{1.0}}}) {
-      const std::int64_t t = hybrid::ell_width(a, s);
+    for (const hybrid::partition& s : {hybrid::partition{hybrid::column_limit{3}},
+                                      hybrid::partition{hybrid::imbalance_limit{1.0}}}) {
+      const std::int64_t t = ell_width(a, s);
       std::uint64_t coo = 0;
       for (auto l : len) coo += static_cast<std::uint64_t>(std::max<std::int64_t>(l - t, 0));
       const std::uint64_t needed = static_cast<std::uint64_t>(assembled.rows) * t * (sizeof(I) + sizeof(V)) +

@@ -7,7 +7,7 @@
 #include "fixtures/types.hpp"
 #include "io/mm_test_util.hpp"
 
-#include <kobalt/formats/matrix_market.hpp>
+#include <kobalt/io/matrix_market.hpp>
 
 #include <cmath>
 #include <fstream>

@@ -36,16 +36,19 @@ TYPED_TEST(CsrkSpmv, MatchesReferenceOnEveryEdgeMatrix) {
 /// Launch shapes the backend can run: team sizes up to its concurrency
 /// (1 on Serial; the OpenMP build runs teams of 2 and more), vector lanes
 /// 1, 2, 4 (Kokkos runs host lanes serially; on GPUs they are real).
-std::vector<CsrkPolicy> forced_policies() {
+struct ForcedShape {
+  int team, lanes, row_threads;
+};
+std::vector<ForcedShape> forced_policies() {
   const int max_team =
       std::min(8, static_cast<int>(Kokkos::DefaultExecutionSpace().concurrency()));
-  std::vector<CsrkPolicy> out;
+  std::vector<ForcedShape> out;
   for (int team : {1, 2, 3, 4, 6, 8}) {
     if (team > max_team) continue;
     for (int lanes : {1, 2, 4}) {
       for (int row_threads : {1, 2, 3, team}) {
         if (row_threads > team || team % row_threads != 0) continue;
-        out.push_back(CsrkPolicy{team, lanes, row_threads});
+        out.push_back(ForcedShape{team, lanes, row_threads});
       }
     }
   }
@@ -67,10 +70,13 @@ TYPED_TEST(CsrkSpmv, ForcedLaunchShapesMatchReference) {
       p.super_row_size = 5;
       p.super_super_row_size = k == 3 ? 3 : 0;
       p.order = square ? csrk::reordering::rcm : csrk::reordering::none;
-      auto a = to_csrk(csr, p);
-      for (const CsrkPolicy& policy : policies) {
-        a.set_policy(policy);
-        expect_spmv_matches_reference(a, t, name + " " + describe(p) + " " + policy.str());
+      const auto a = to_csrk(csr, p);
+      const Kokkos::DefaultExecutionSpace exec;
+      for (const ForcedShape& f : policies) {
+        const auto policy = forced_csrk_policy(k, f.team, f.lanes, f.row_threads);
+        const auto h = csrk_handle(exec, a, policy);
+        ASSERT_EQ(h.policy().str(), policy.str());
+        expect_handle_matches_reference(exec, h, a, t, name + " " + describe(p) + " " + policy.str());
       }
     }
   }

@@ -4,6 +4,7 @@
 // picks and with forced vector lanes per row (the lane-strided early stop
 // that host policies never select).
 #include "fixtures/direct_kernel_check.hpp"
+#include "fixtures/profiles.hpp"
 #include "fixtures/spmv_check.hpp"
 #include "fixtures/types.hpp"
 
@@ -49,13 +50,14 @@ TYPED_TEST(EllSpmv, ForcedVectorLanesMatchReference) {
     assembled.assemble();
     const auto e = to_ell(a, {a.max_row_nnz() + 1, a.rows() + 2, 0});
     for (int lanes : {2, 4, 32}) {
-      SpmvPolicy p;
+      tuning::LaunchShape p;
+      p.part = "rows";
       p.vector_length = lanes;
       p.rows_per_team = 7;
       expect_direct_kernel_matches<V, device>(
           assembled,
           [&](const auto& x, const auto& y, V alpha, V beta) {
-            detail::ell_rows(exec(), "test::ell_lanes", p, alpha, e, x, beta, y);
+            detail::ell_rows(exec(), p, "test::ell_lanes", alpha, e, x, beta, y);
           },
           m.name + " lanes=" + std::to_string(lanes));
     }
@@ -73,13 +75,25 @@ TEST(EllSpmvMixed, FloatMatrixDoubleVectors) {
 
 TEST(EllPolicy, LanesFollowAlgorithmFour) {
   // 000 Alg. 4: one lane unless width / rows > 1e-2, then 2^ceil(log2 width)
-  // capped at the warp; host backends have a warp of 1.
+  // capped at the warp; host backends have a warp of 1. Checked with this
+  // build's device profile and with a GPU profile (warp 32).
   using exec = default_device::execution_space;
-  constexpr int warp = arch::warp_size<exec>;
-  EXPECT_EQ(tuning::select_ell_policy<exec>(1000, 10).vector_length, 1);  // ratio 1e-2
-  EXPECT_EQ(tuning::select_ell_policy<exec>(1000, 11).vector_length, std::min(16, warp));
-  EXPECT_EQ(tuning::select_ell_policy<exec>(10, 5).vector_length, std::min(8, warp));
-  EXPECT_EQ(tuning::select_ell_policy<exec>(10, 1000).vector_length, warp);
+  const auto lanes = [](const tuning::DeviceProfile& profile, std::int64_t rows,
+                        std::int64_t width) {
+    tuning::MatrixStats stats;
+    stats.rows = rows;
+    const auto policy = tuning::select(stats, profile, ell::rows{}, width);
+    EXPECT_EQ(policy.launches.size(), 1u);
+    return policy.launches.at(0).vector_length;
+  };
+  for (const auto& profile : {tuning::profile_of(exec()), fake_gpu_profile()}) {
+    const int warp = profile.warp_width;
+    EXPECT_EQ(lanes(profile, 1000, 10), 1) << profile;  // ratio 1e-2
+    EXPECT_EQ(lanes(profile, 1000, 11), std::min(16, warp)) << profile;
+    EXPECT_EQ(lanes(profile, 10, 5), std::min(8, warp)) << profile;
+    EXPECT_EQ(lanes(profile, 10, 1000), warp) << profile;
+  }
+  EXPECT_EQ(lanes(fake_gpu_profile(), 1000, 11), 16);
   EXPECT_EQ(tuning::ceil_pow2_capped(5, 64), 8);
   EXPECT_EQ(tuning::ceil_pow2_capped(8, 64), 8);
   EXPECT_EQ(tuning::ceil_pow2_capped(1, 64), 1);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Hybrid kernel (ELL part writes y, COO part accumulates; 000 §4) against the
-// reference on every edge matrix for every hybrid strategy, including the
+// reference on every edge matrix for every hybrid partition, including the
 // extremes all-COO (t = 0) and all-ELL.
 #include "fixtures/spmv_check.hpp"
 #include "fixtures/types.hpp"
@@ -12,8 +12,8 @@ template <class T>
 class HybridSpmv : public ::testing::Test {};
 TYPED_TEST_SUITE(HybridSpmv, ValueIndexTypes, TypeNames);
 
-/// Every strategy, each at a few parameters (t = 0, interior, all ELL).
-inline std::vector<hybrid::strategy> every_strategy() {
+/// Every partition, each at a few parameters (t = 0, interior, all ELL).
+inline std::vector<hybrid::partition> every_strategy() {
   return {hybrid::automatic{},
           hybrid::minimal_storage{},
           hybrid::column_limit{0},

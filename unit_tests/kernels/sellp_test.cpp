@@ -3,6 +3,7 @@
 // the reference on every edge matrix for slice sizes b in {1, 3, 32, 64} and
 // stride factors t in {1, 2, 8}, plus forced vector lanes per row.
 #include "fixtures/direct_kernel_check.hpp"
+#include "fixtures/profiles.hpp"
 #include "fixtures/spmv_check.hpp"
 #include "fixtures/types.hpp"
 
@@ -45,13 +46,14 @@ TYPED_TEST(SellpSpmv, ForcedVectorLanesMatchReference) {
     assembled.assemble();
     const auto s = to_sellp(a, {3, 2, 0});
     for (int lanes : {2, 4, 32}) {
-      SpmvPolicy p;
+      tuning::LaunchShape p;
+      p.part = "slices";
       p.team_size = 1;
       p.vector_length = lanes;
       expect_direct_kernel_matches<V, device>(
           assembled,
           [&](const auto& x, const auto& y, V alpha, V beta) {
-            detail::sellp_slices(exec(), p, alpha, s, x, beta, y);
+            detail::sellp_slices(exec(), p, "test::sellp_lanes", alpha, s, x, beta, y);
           },
           m.name + " lanes=" + std::to_string(lanes));
     }
@@ -69,12 +71,19 @@ TEST(SellpSpmvMixed, FloatMatrixDoubleVectors) {
 
 TEST(SellpPolicy, OneThreadPerRow) {
   // 000 §3.5: one thread per row, no vector lanes; one team per slice.
+  // Checked with this build's device profile and a GPU profile (GPU teams
+  // cover the slice, at most 128 threads; host teams are one thread).
   using exec = default_device::execution_space;
-  for (std::int64_t b : {1, 3, 64, 1000}) {
-    const auto p = tuning::select_sellp_policy<exec>(b);
-    EXPECT_EQ(p.vector_length, 1);
-    EXPECT_EQ(p.rows_per_team, b);
-    EXPECT_LE(p.team_size, std::max<std::int64_t>(1, std::min<std::int64_t>(b, 128)));
+  for (const auto& profile : {tuning::profile_of(exec()), fake_gpu_profile()}) {
+    for (std::int64_t b : {1, 3, 64, 1000}) {
+      const auto policy = tuning::select(tuning::MatrixStats{}, profile, sellp::slices{}, b);
+      ASSERT_EQ(policy.launches.size(), 1u);
+      const auto& p = policy.launches[0];
+      EXPECT_EQ(p.vector_length, 1) << profile;
+      EXPECT_EQ(p.rows_per_team, b) << profile;
+      EXPECT_LE(p.team_size, std::max<std::int64_t>(1, std::min<std::int64_t>(b, 128))) << profile;
+      EXPECT_EQ(p.team_size, profile.gpu ? std::min<std::int64_t>(b, 128) : 1) << profile;
+    }
   }
 }
 

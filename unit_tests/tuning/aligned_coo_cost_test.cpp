@@ -3,6 +3,8 @@
 // example and at its edges, the §IV-D cost model by hand, and Alg. 3's
 // choice as an argmin (the printed comparison is inverted, NOTES.md).
 #include <kobalt/formats/aligned_coo_plan.hpp>
+#include <kobalt/tuning/aligned_coo_split.hpp>
+#include <kobalt/tuning/select.hpp>
 
 #include <gtest/gtest.h>
 
@@ -45,9 +47,9 @@ TEST(AlignedCooSegSize, NextFitPacking) {
   EXPECT_EQ(detail::next_fit_lanes({5, 1, 5, 1}, 5), 4);
   EXPECT_EQ(detail::next_fit_lanes({0, 0}, 5), 0);
   // Fixed lanes: the smallest depth that fits them.
-  EXPECT_EQ(detail::seg_part_shape({3, 1, 2, 2, 1, 1}, 3).num_seg, 4);
-  EXPECT_EQ(detail::seg_part_shape({3, 1, 2, 2, 1, 1}, 1).num_seg, 10);
-  EXPECT_EQ(detail::seg_part_shape({3, 1, 2, 2, 1, 1}, 10).num_seg, 3);
+  EXPECT_EQ(tuning::seg_part_shape({3, 1, 2, 2, 1, 1}, 3).num_seg, 4);
+  EXPECT_EQ(tuning::seg_part_shape({3, 1, 2, 2, 1, 1}, 1).num_seg, 10);
+  EXPECT_EQ(tuning::seg_part_shape({3, 1, 2, 2, 1, 1}, 10).num_seg, 3);
 }
 
 // Defaults: MAX_THREADS 30720, WARP_SIZE 32, WARP_SCHEDULE_TIME 1,
@@ -103,8 +105,24 @@ TEST(AlignedCooCost, BadConstantsThrow) {
   EXPECT_THROW(tuning::validate(with([](auto& c) { c.blocks = -1; })), invalid_parameter);
 }
 
-detail::aligned_coo_plan plan_for(const std::vector<std::int64_t>& row_len) {
-  return detail::plan_aligned_coo(row_len, aligned_coo::params{});
+/// What detail::plan_aligned_coo returned before the plan layer: the split
+/// and costs of 004 Alg. 3 (tuning::choose_aligned_coo), and the sizes of
+/// both parts of the layout tuning::select resolves it to.
+struct Plan {
+  split split_choice;
+  tuning::aligned_coo_costs costs;
+  std::int64_t seg_nnz, flat_nnz;
+};
+
+Plan plan_for(const std::vector<std::int64_t>& row_len) {
+  const aligned_coo::params p{};
+  const tuning::aligned_coo_choice c = tuning::choose_aligned_coo(row_len, p);
+  const aligned_coo::layout l = tuning::select(row_len, tuning::DeviceProfile{}, p);
+  EXPECT_EQ(l.choice, c.split);
+  EXPECT_EQ(l.seg_size, std::max<std::int64_t>(c.shape.seg_size, 1));
+  const detail::aligned_coo_plan plan = detail::plan_layout(row_len, l);
+  EXPECT_EQ(plan.split, c.split);
+  return Plan{c.split, c.costs, plan.seg_nnz, plan.flat_nnz};
 }
 
 // Matrices where the answer is clear under the default constants.
@@ -115,7 +133,7 @@ TEST(AlignedCooCost, DecisionOnClearCases) {
   EXPECT_DOUBLE_EQ(diag.costs.all_seg, 33.0);
   EXPECT_DOUBLE_EQ(diag.costs.hybrid, 33.0);
   EXPECT_DOUBLE_EQ(diag.costs.all_flat, 101.0);
-  EXPECT_EQ(diag.split, split::all_seg);
+  EXPECT_EQ(diag.split_choice, split::all_seg);
 
   // One row of 4096 = 128 warps: the seg part would be 1 lane x 4096
   // segments (4097); flat: 5 + 0 + 32 blocks * 7 + 128 = 357; hybrid = flat.
@@ -123,7 +141,7 @@ TEST(AlignedCooCost, DecisionOnClearCases) {
   EXPECT_DOUBLE_EQ(dense.costs.all_seg, 4097.0);
   EXPECT_DOUBLE_EQ(dense.costs.all_flat, 357.0);
   EXPECT_DOUBLE_EQ(dense.costs.hybrid, 357.0);
-  EXPECT_EQ(dense.split, split::all_flat);
+  EXPECT_EQ(dense.split_choice, split::all_flat);
 
   // One row of 4097 then 4000 rows of 1: hybrid puts 4096 in flat (357) and
   // the 4001 trails in one segment of 4001 lanes (1 + 126 = 127): 484.
@@ -134,7 +152,7 @@ TEST(AlignedCooCost, DecisionOnClearCases) {
   EXPECT_DOUBLE_EQ(sk.costs.hybrid, 484.0);
   EXPECT_DOUBLE_EQ(sk.costs.all_seg, 4098.0);
   EXPECT_DOUBLE_EQ(sk.costs.all_flat, 708.0);
-  EXPECT_EQ(sk.split, split::hybrid);
+  EXPECT_EQ(sk.split_choice, split::hybrid);
   EXPECT_EQ(sk.seg_nnz, 4001);
   EXPECT_EQ(sk.flat_nnz, 4096);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// CSR-k sizes (002 §4.1 log model, §4.2 fallback) and launch shapes
-// (002 §4.1 block dimensions).
-#include <kobalt/tuning/csrk_policy.hpp>
+// CSR-k sizes (002 §4.1 log model, §4.2 fallback). The launch shapes
+// (002 §4.1 block dimensions) are tuning::select's: select_test.cpp.
+#include "fixtures/profiles.hpp"
+
 #include <kobalt/tuning/csrk_sizes.hpp>
 
 #include <gtest/gtest.h>
@@ -81,67 +82,38 @@ TEST(CsrkSizes, OutsideTheTrainingDataSizesStayPositive) {
 }
 
 TEST(CsrkSizes, DefaultsOfTheHostBackend) {
-  using host = Kokkos::DefaultHostExecutionSpace;
-  static_assert(arch::warp_size<host> == 1, "host backends have one lane");
+  const DeviceProfile host = test::host_profile();
+  ASSERT_FALSE(host.gpu);
+  EXPECT_EQ(host.warp_width, 1);  // host backends have one lane
+  EXPECT_EQ(host.csrk_model, "none");
+  EXPECT_EQ(host.csrk_super_super_row_size, 8);  // what host_csrk_super_super_row_size was
   for (double r : {0.0, 3.0, 50.0}) {
-    const CsrkSizes k2 = csrk_default_sizes<host>(2, r);
+    const CsrkSizes k2 = csrk_default_sizes(host, 2, r);
     EXPECT_EQ(k2.super_row_size, 96);  // 002 §4.2
-    const CsrkSizes k3 = csrk_default_sizes<host>(3, r);
+    const CsrkSizes k3 = csrk_default_sizes(host, 3, r);
     EXPECT_EQ(k3.super_row_size, 96);
-    EXPECT_EQ(k3.super_super_row_size, host_csrk_super_super_row_size);
+    EXPECT_EQ(k3.super_super_row_size, host.csrk_super_super_row_size);
   }
 }
 
-// A stand-in GPU execution space for the selection logic: arch::traits is
-// the facade kernels ask, so specialising it is how a backend declares its
-// warp (arch/cuda.hpp does the same for Kokkos::Cuda).
-struct FakeGpu {};
-}  // namespace
-}  // namespace kobalt::tuning
-
-namespace kobalt::arch {
-template <>
-struct traits<kobalt::tuning::FakeGpu> {
-  static constexpr int warp_size = 32;
-};
-}  // namespace kobalt::arch
-
-namespace kobalt::tuning {
-namespace {
-
+// A GPU profile built by hand (warp 32, the Ampere size model): what the
+// test used to get by specialising arch::traits for a FakeGpu space.
 TEST(CsrkSizes, DefaultsOfGpuBackendsUseTheAmpereModel) {
+  const DeviceProfile gpu = test::fake_gpu_profile();
   for (double r : {2.0, 5.0, 12.0, 20.0, 40.0}) {
     const CsrkSizes model = csrk_model_sizes(csrk_ampere_model, r);
-    const CsrkSizes k3 = csrk_default_sizes<FakeGpu>(3, r);
+    const CsrkSizes k3 = csrk_default_sizes(gpu, 3, r);
     EXPECT_EQ(k3.super_super_row_size, model.super_super_row_size) << r;
     EXPECT_EQ(k3.super_row_size, model.super_row_size) << r;
-    const CsrkSizes k2 = csrk_default_sizes<FakeGpu>(2, r);
+    const CsrkSizes k2 = csrk_default_sizes(gpu, 2, r);
     EXPECT_EQ(k2.super_row_size, model.super_row_size * model.super_super_row_size) << r;
   }
-}
-
-TEST(CsrkPolicy, BlockShapesFollowTheRdensityCases) {
-  // 002 §4.1: 8x12, 4x8x12, 8x8x8, 16x8x4 (lanes x rows x super-rows).
-  const struct {
-    double r;
-    int lanes, team, row_threads_k3;
-  } expected[] = {{3.0, 1, 96, 8}, {12.0, 4, 96, 8}, {20.0, 8, 64, 8}, {40.0, 16, 32, 8}};
-  for (const auto& e : expected) {
-    const CsrkPolicy k3 = select_csrk_policy<FakeGpu>(3, e.r);
-    EXPECT_EQ(k3.vector_length, e.lanes) << e.r;
-    EXPECT_EQ(k3.team_size, e.team) << e.r;
-    EXPECT_EQ(k3.row_threads, e.row_threads_k3) << e.r;
-    EXPECT_EQ(k3.super_row_threads() * k3.row_threads, k3.team_size) << e.r;
-    const CsrkPolicy k2 = select_csrk_policy<FakeGpu>(2, e.r);
-    EXPECT_EQ(k2.vector_length, e.lanes) << e.r;
-    EXPECT_EQ(k2.row_threads, k2.team_size) << e.r;
-    EXPECT_EQ(k2.super_row_threads(), 1) << e.r;
-  }
-  const CsrkPolicy host = select_csrk_policy<Kokkos::DefaultHostExecutionSpace>(3, 40.0);
-  EXPECT_EQ(host.team_size, 1);
-  EXPECT_EQ(host.vector_length, 1);
-  EXPECT_EQ(host.row_threads, 1);
-  EXPECT_EQ(host.str(), "{team_size=1, vector_length=1, row_threads=1}");
+  // A profile file may name the Volta model instead.
+  DeviceProfile volta = gpu;
+  volta.csrk_model = "volta";
+  const CsrkSizes v = csrk_default_sizes(volta, 3, 12.0);
+  EXPECT_EQ(v.super_super_row_size, csrk_model_sizes(csrk_volta_model, 12.0).super_super_row_size);
+  EXPECT_EQ(v.super_row_size, csrk_model_sizes(csrk_volta_model, 12.0).super_row_size);
 }
 
 }  // namespace

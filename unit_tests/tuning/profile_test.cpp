@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// DeviceProfile (tuning/profile.hpp): the built-in table for a host, a
+// measured GPU (H200) and an unknown GPU; JSON profile files (every key,
+// every error with its line); profile_of on the host space and through
+// KOBALT_PROFILE; and Q_R read off the statistics (tuning::quantile) against
+// the sorted-copy oracle.
+#include "fixtures/edge_matrices.hpp"
+#include "fixtures/row_lengths.hpp"
+#include "fixtures/types.hpp"
+
+#include <kobalt/kobalt.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace kobalt::test {
+namespace {
+
+using tuning::DeviceProfile;
+
+arch::DeviceInfo host_info() {
+  arch::DeviceInfo d;
+  d.backend = "Serial";
+  d.name = "Test CPU 9000";
+  d.gpu = false;
+  d.compute_units = 4;
+  d.warp_width = 1;
+  d.l2_bytes = 2u << 20;
+  d.memory_bytes = std::uint64_t{16} << 30;
+  return d;
+}
+
+arch::DeviceInfo gpu_info(const std::string& name) {
+  arch::DeviceInfo d;
+  d.backend = "Cuda";
+  d.name = name;
+  d.gpu = true;
+  d.compute_units = 132;
+  d.warp_width = 32;
+  d.l2_bytes = std::uint64_t{60} << 20;
+  d.memory_bytes = std::uint64_t{141} << 30;
+  return d;
+}
+
+void expect_hardware_copied(const DeviceProfile& p, const arch::DeviceInfo& d) {
+  EXPECT_EQ(p.backend, d.backend);
+  EXPECT_EQ(p.name, d.name);
+  EXPECT_EQ(p.gpu, d.gpu);
+  EXPECT_EQ(p.compute_units, d.compute_units);
+  EXPECT_EQ(p.warp_width, d.warp_width);
+  EXPECT_EQ(p.l2_bytes, d.l2_bytes);
+  EXPECT_EQ(p.memory_bytes, d.memory_bytes);
+}
+
+void expect_gpu_defaults(const DeviceProfile& p) {
+  EXPECT_EQ(p.team_threads, 128);
+  EXPECT_EQ(p.rows_per_team, 128);
+  EXPECT_EQ(p.entries_per_thread, 16);
+  EXPECT_EQ(p.csrk_k, 3);
+  EXPECT_EQ(p.csrk_model, "ampere");
+}
+
+TEST(BuiltinProfile, HostGetsTheHostDefaults) {
+  const auto info = host_info();
+  const DeviceProfile p = tuning::builtin_profile(info);
+  expect_hardware_copied(p, info);
+  EXPECT_EQ(p.team_threads, 1);
+  EXPECT_EQ(p.rows_per_team, 256);
+  EXPECT_EQ(p.entries_per_thread, 4096);
+  EXPECT_EQ(p.csrk_k, 2);
+  EXPECT_EQ(p.csrk_model, "none");
+  EXPECT_EQ(p.csrk_super_row_size, 96);
+  EXPECT_EQ(p.csrk_super_super_row_size, 8);
+  EXPECT_EQ(p.bandwidth_gbs, 0.0);
+  EXPECT_EQ(p.source, "built-in default for host backends: device 'Test CPU 9000' is not in "
+                      "the table");
+  const std::string s = p.str();
+  EXPECT_NE(s.find("Serial 'Test CPU 9000'"), std::string::npos) << s;
+  EXPECT_NE(s.find("4 threads"), std::string::npos) << s;
+  EXPECT_NE(s.find(p.source), std::string::npos) << s;
+}
+
+TEST(BuiltinProfile, H200IsInTheTable) {
+  const auto info = gpu_info("NVIDIA H200");
+  const DeviceProfile p = tuning::builtin_profile(info);
+  expect_hardware_copied(p, info);
+  expect_gpu_defaults(p);
+  EXPECT_EQ(p.bandwidth_gbs, 4308.0);
+  EXPECT_NE(p.source.find("H200"), std::string::npos) << p.source;
+  EXPECT_EQ(p.source.find("not in the table"), std::string::npos) << p.source;
+  EXPECT_EQ(p.source.rfind("built-in", 0), 0u) << p.source;
+  const std::string s = p.str();
+  EXPECT_NE(s.find("4308 GB/s"), std::string::npos) << s;
+  EXPECT_NE(s.find("132 compute units"), std::string::npos) << s;
+  EXPECT_NE(s.find("warp 32"), std::string::npos) << s;
+  EXPECT_NE(s.find("L2 60 MiB"), std::string::npos) << s;
+}
+
+TEST(BuiltinProfile, UnknownGpuGetsTheGpuDefaults) {
+  const auto info = gpu_info("NVIDIA A100-SXM4-40GB");
+  const DeviceProfile p = tuning::builtin_profile(info);
+  expect_hardware_copied(p, info);
+  expect_gpu_defaults(p);
+  EXPECT_EQ(p.bandwidth_gbs, 0.0);
+  EXPECT_EQ(p.source,
+            "built-in default for GPUs: device 'NVIDIA A100-SXM4-40GB' is not in the table");
+  EXPECT_NE(p.source.find("not in the table"), std::string::npos);
+  // A 64-lane wavefront is kept as reported.
+  auto amd = gpu_info("AMD Instinct MI250X");
+  amd.backend = "HIP";
+  amd.warp_width = 64;
+  const DeviceProfile q = tuning::builtin_profile(amd);
+  EXPECT_EQ(q.warp_width, 64);
+  expect_gpu_defaults(q);
+  EXPECT_NE(q.source.find("not in the table"), std::string::npos);
+}
+
+/// A JSON file in the temporary folder, removed at the end of the test.
+class TempFile {
+ public:
+  explicit TempFile(const std::string& text) {
+    static int counter = 0;
+    path_ = (std::filesystem::temp_directory_path() /
+             ("kobalt_profile_test_" + std::to_string(::getpid()) + "_" +
+              std::to_string(counter++) + ".json"))
+                .string();
+    std::ofstream out(path_);
+    out << text;
+  }
+  ~TempFile() { std::remove(path_.c_str()); }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+TEST(ProfileFile, EveryKeyIsApplied) {
+  const TempFile f(
+      "{\n"
+      "  \"name\": \"H200\",\n"
+      "  \"bandwidth_gbs\": 4100.5,\n"
+      "  \"team_threads\": 256,\n"
+      "  \"rows_per_team\": 64,\n"
+      "  \"entries_per_thread\": 32,\n"
+      "  \"csrk_k\": 2,\n"
+      "  \"csrk_model\": \"volta\",\n"
+      "  \"csrk_super_row_size\": 48,\n"
+      "  \"csrk_super_super_row_size\": 6\n"
+      "}\n");
+  DeviceProfile p = tuning::builtin_profile(gpu_info("NVIDIA H200"));
+  tuning::apply_profile_file(p, f.path());
+  EXPECT_EQ(p.bandwidth_gbs, 4100.5);
+  EXPECT_EQ(p.team_threads, 256);
+  EXPECT_EQ(p.rows_per_team, 64);
+  EXPECT_EQ(p.entries_per_thread, 32);
+  EXPECT_EQ(p.csrk_k, 2);
+  EXPECT_EQ(p.csrk_model, "volta");
+  EXPECT_EQ(p.csrk_super_row_size, 48);
+  EXPECT_EQ(p.csrk_super_super_row_size, 6);
+  EXPECT_EQ(p.source, "file: " + f.path());
+  // Hardware facts are not the file's to change.
+  EXPECT_EQ(p.name, "NVIDIA H200");
+  EXPECT_EQ(p.warp_width, 32);
+  EXPECT_TRUE(p.gpu);
+}
+
+TEST(ProfileFile, KeysLeftOutKeepTheirValuesAndOneLineWorks) {
+  const TempFile f("{\"team_threads\": 64, \"csrk_model\": \"none\"}");
+  DeviceProfile p = tuning::builtin_profile(gpu_info("Some GPU"));
+  tuning::apply_profile_file(p, f.path());
+  EXPECT_EQ(p.team_threads, 64);
+  EXPECT_EQ(p.csrk_model, "none");
+  EXPECT_EQ(p.rows_per_team, 128);
+  EXPECT_EQ(p.csrk_k, 3);
+  EXPECT_EQ(p.source, "file: " + f.path());
+  const TempFile empty("{ }");
+  DeviceProfile q = tuning::builtin_profile(host_info());
+  tuning::apply_profile_file(q, empty.path());
+  EXPECT_EQ(q.rows_per_team, 256);
+  EXPECT_EQ(q.source, "file: " + empty.path());
+}
+
+/// apply_profile_file must throw io_error naming the file and `line`.
+void expect_profile_error(const std::string& text, std::int64_t line, const std::string& what,
+                          const DeviceProfile& base) {
+  const TempFile f(text);
+  DeviceProfile p = base;
+  try {
+    tuning::apply_profile_file(p, f.path());
+    ADD_FAILURE() << what << ": no io_error";
+  } catch (const io_error& e) {
+    EXPECT_EQ(e.file(), f.path()) << what;
+    EXPECT_EQ(e.line(), line) << what << ": " << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind(f.path() + ":" + std::to_string(line) + ": ", 0), 0u)
+        << what << ": " << e.what();
+  }
+}
+
+TEST(ProfileFile, ErrorsNameTheLine) {
+  const DeviceProfile h200 = tuning::builtin_profile(gpu_info("NVIDIA H200"));
+  expect_profile_error("{\n  \"team_threads\": 64,\n  \"warp_width\": 16\n}\n", 3, "unknown key",
+                       h200);
+  expect_profile_error("{\n\n\n  \"colour\": \"blue\"\n}\n", 4, "unknown key, line 4", h200);
+  expect_profile_error("{\n  \"team_threads\": 0\n}\n", 2, "team_threads below 1", h200);
+  expect_profile_error("{\n  \"team_threads\": 1.5\n}\n", 2, "fraction", h200);
+  expect_profile_error("{\n  \"rows_per_team\": -4\n}\n", 2, "negative", h200);
+  expect_profile_error("{\n  \"entries_per_thread\": \"16\"\n}\n", 2, "quoted number", h200);
+  expect_profile_error("{\n  \"bandwidth_gbs\": fast\n}\n", 2, "not a number", h200);
+  expect_profile_error("{\n  \"csrk_k\": 4\n}\n", 2, "csrk_k 4", h200);
+  expect_profile_error("{\n  \"team_threads\": 3000000000\n}\n", 2, "team_threads past int", h200);
+  expect_profile_error("{\n  \"name\": \"\"\n}\n", 2, "empty name", h200);
+  expect_profile_error("{\n  \"csrk_k\": 1\n}\n", 2, "csrk_k 1", h200);
+  expect_profile_error("{\n  \"team_threads\": 64,\n  \"csrk_model\": \"pascal\"\n}\n", 3,
+                       "unknown model", h200);
+  expect_profile_error("{\n  \"csrk_model\": ampere\n}\n", 2, "unquoted model", h200);
+  expect_profile_error("{\n  \"name\": \"MI300X\",\n  \"team_threads\": 64\n}\n", 2,
+                       "profile of another device", h200);
+  expect_profile_error("{\n  \"name\": 200\n}\n", 2, "unquoted name", h200);
+  expect_profile_error("\n\"team_threads\": 64\n", 1, "no object", h200);
+}
+
+TEST(ProfileFile, MissingFileThrowsWithLineZero) {
+  DeviceProfile p = tuning::builtin_profile(host_info());
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            "kobalt_profile_test_does_not_exist.json")
+                               .string();
+  try {
+    tuning::apply_profile_file(p, path);
+    ADD_FAILURE() << "no io_error";
+  } catch (const io_error& e) {
+    EXPECT_EQ(e.file(), path);
+    EXPECT_EQ(e.line(), 0);
+  }
+  EXPECT_EQ(p.source.rfind("built-in", 0), 0u) << "unchanged: " << p.source;
+}
+
+/// Unsets KOBALT_PROFILE for a test and restores what the caller had.
+class NoProfileVariable {
+ public:
+  NoProfileVariable() {
+    if (const char* v = std::getenv("KOBALT_PROFILE")) saved_ = v, had_ = true;
+    ::unsetenv("KOBALT_PROFILE");
+  }
+  ~NoProfileVariable() {
+    if (had_) ::setenv("KOBALT_PROFILE", saved_.c_str(), 1);
+    else ::unsetenv("KOBALT_PROFILE");
+  }
+  NoProfileVariable(const NoProfileVariable&) = delete;
+  NoProfileVariable& operator=(const NoProfileVariable&) = delete;
+
+ private:
+  std::string saved_;
+  bool had_ = false;
+};
+
+TEST(ProfileOf, HostExecutionSpace) {
+  using host = Kokkos::DefaultHostExecutionSpace;
+  const NoProfileVariable no_file;
+  const DeviceProfile p = tuning::profile_of(host());
+  EXPECT_EQ(p.warp_width, 1);
+  EXPECT_FALSE(p.gpu);
+  EXPECT_EQ(p.backend, host::name());
+  EXPECT_EQ(p.compute_units, static_cast<int>(host().concurrency()));
+  EXPECT_EQ(p.csrk_k, 2);
+  EXPECT_EQ(p.csrk_super_super_row_size, 8);
+  EXPECT_EQ(p.source.rfind("built-in", 0), 0u) << p.source;
+  // The cached profile is the same, and the same object on every call.
+  const DeviceProfile& c = tuning::cached_profile_of(host());
+  EXPECT_EQ(c.str(), p.str());
+  EXPECT_EQ(&c, &tuning::cached_profile_of(host()));
+}
+
+TEST(ProfileOf, EnvironmentNamesAProfileFile) {
+  using host = Kokkos::DefaultHostExecutionSpace;
+  const NoProfileVariable restore;
+  const TempFile f("{\n  \"rows_per_team\": 32,\n  \"csrk_super_row_size\": 40\n}\n");
+  ASSERT_EQ(::setenv("KOBALT_PROFILE", f.path().c_str(), 1), 0);
+  const DeviceProfile p = tuning::profile_of(host());
+  const TempFile bad("{\n  \"unknown\": 1\n}\n");
+  ASSERT_EQ(::setenv("KOBALT_PROFILE", bad.path().c_str(), 1), 0);
+  EXPECT_THROW(tuning::profile_of(host()), io_error);
+  ASSERT_EQ(::unsetenv("KOBALT_PROFILE"), 0);
+  EXPECT_EQ(p.rows_per_team, 32);
+  EXPECT_EQ(p.csrk_super_row_size, 40);
+  EXPECT_EQ(p.source, "file: " + f.path());
+  EXPECT_EQ(p.warp_width, 1);
+  const DeviceProfile q = tuning::profile_of(host());
+  EXPECT_EQ(q.rows_per_team, 256);
+  EXPECT_EQ(q.source.rfind("built-in", 0), 0u) << q.source;
+}
+
+template <class T>
+class StatsQuantile : public ::testing::Test {};
+TYPED_TEST_SUITE(StatsQuantile, ValueIndexTypes, TypeNames);
+
+std::vector<double> quantile_points(std::int64_t rows) {
+  std::vector<double> xs = {-1.0, -1e-12, 0.0, 1e-12, 0.1, 0.25, 1.0 / 3.0, 0.4, 0.5, 0.75,
+                            0.9, 0.99, 1.0, 1.5};
+  if (rows > 0) {
+    const double n = static_cast<double>(rows);
+    xs.push_back(1.0 - 1.0 / n);
+    xs.push_back(std::nextafter(1.0 - 1.0 / n, 0.0));
+    xs.push_back(std::nextafter(1.0 / n, 0.0));
+    xs.push_back(1.0 / n);
+  }
+  return xs;
+}
+
+template <class V, class I>
+void expect_stats_quantiles(const Triplets<V, I>& assembled, const std::string& what) {
+  const auto a = make_csr(assembled);
+  const auto len = row_lengths(assembled);
+  const tuning::MatrixStats stats = tuning::analyze(a);
+  const tuning::MatrixStats on_host = tuning::analyze(Kokkos::DefaultHostExecutionSpace(),
+                                                      make_csr<Kokkos::HostSpace::device_type>(
+                                                          assembled));
+  // Every format's statistics hold the same distribution.
+  const tuning::MatrixStats of_coo = tuning::analyze(to_coo(a));
+  const tuning::MatrixStats of_ell = tuning::analyze(to_ell(a));
+  for (double x : quantile_points(assembled.rows)) {
+    const std::int64_t oracle = quantile_oracle(len, x);
+    EXPECT_EQ(tuning::quantile(stats, x), oracle) << what << " x=" << x;
+    EXPECT_EQ(tuning::quantile(on_host, x), oracle) << what << " host x=" << x;
+    EXPECT_EQ(tuning::quantile(of_coo, x), oracle) << what << " coo x=" << x;
+    EXPECT_EQ(tuning::quantile(of_ell, x), oracle) << what << " ell x=" << x;
+    EXPECT_EQ(tuning::row_length_quantile(a, x), oracle) << what << " x=" << x;
+  }
+  EXPECT_THROW(tuning::quantile(stats, std::numeric_limits<double>::quiet_NaN()),
+               invalid_parameter);
+  EXPECT_THROW(tuning::quantile(stats, std::numeric_limits<double>::infinity()),
+               invalid_parameter);
+}
+
+TYPED_TEST(StatsQuantile, QuantileOfTheStatsMatchesTheOracle) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  for (const auto& m : edge_matrices<V, I>()) {
+    Triplets<V, I> t = m.matrix;
+    t.assemble();
+    expect_stats_quantiles(t, m.name);
+  }
+  Lcg rng(31);
+  for (std::int64_t rows : {1, 2, 5, 64, 500}) {
+    std::vector<std::int64_t> len(static_cast<std::size_t>(rows));
+    for (auto& l : len) l = rng.below(4) == 0 ? rng.below(120) : rng.below(4);
+    expect_stats_quantiles(matrix_with_row_lengths<V, I>(len), "rows=" + std::to_string(rows));
+  }
+  // By hand: R = {1, ..., 10}, Q_R(x) = floor(10 x) + 1 below 0.9.
+  const auto s = tuning::analyze(make_csr(matrix_with_row_lengths<V, I>({1, 2, 3, 4, 5, 6, 7, 8,
+                                                                         9, 10})));
+  EXPECT_EQ(s.row_lengths, (std::vector<std::int64_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
+  EXPECT_EQ(s.rows_up_to, (std::vector<std::int64_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
+  EXPECT_EQ(tuning::quantile(s, 0.5), 6);
+  EXPECT_EQ(tuning::quantile(s, -0.5), 0);
+  EXPECT_EQ(tuning::quantile(s, 0.9), 10);
+  // Statistics without rows: 0 for every x.
+  EXPECT_EQ(tuning::quantile(tuning::MatrixStats{}, 0.5), 0);
+}
+
+}  // namespace
+}  // namespace kobalt::test

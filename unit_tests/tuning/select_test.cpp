@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// tuning::select (tuning/select.hpp), for the host profile of this process
+// and a hand-built GPU profile: the launch shapes of every kernel strategy
+// (CSR subwarps per 003 Alg. 2, ELL lanes per 000 Alg. 4's 1e-2 rule,
+// SELL-P teams, COO chunks, hybrid and ALIGNED_COO launch pairs, CSR-k block
+// shapes per 002 §4.1 rdensity case), and the resolution of conversion
+// parameters into layouts (hybrid partitions -> ELL width, csrk::parameters
+// -> csrk::layout with its invalid_parameter cases, aligned_coo::params ->
+// aligned_coo::layout).
+#include "fixtures/profiles.hpp"
+#include "fixtures/row_lengths.hpp"
+#include "fixtures/types.hpp"
+
+#include <kobalt/kobalt.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace kobalt::test {
+namespace {
+
+using tuning::DeviceProfile;
+using tuning::LaunchShape;
+using tuning::MatrixStats;
+using tuning::SpmvPolicy;
+
+MatrixStats stats_of(std::int64_t rows, std::int64_t max_row_nnz, double mean_row_nnz = 1.0) {
+  MatrixStats s;
+  s.rows = rows;
+  s.cols = rows;
+  s.max_row_nnz = max_row_nnz;
+  s.mean_row_nnz = mean_row_nnz;
+  s.nnz = static_cast<std::int64_t>(mean_row_nnz * static_cast<double>(rows));
+  return s;
+}
+
+/// The policy's one launch, by value (the policy is often a temporary).
+LaunchShape only_launch(const SpmvPolicy& p) {
+  EXPECT_EQ(p.launches.size(), 1u) << p;
+  return p.launches.at(0);
+}
+
+TEST(SelectHelpers, PowersOfTwo) {
+  EXPECT_EQ(tuning::floor_pow2_capped(0, 32), 1);
+  EXPECT_EQ(tuning::floor_pow2_capped(1, 32), 1);
+  EXPECT_EQ(tuning::floor_pow2_capped(3, 32), 2);
+  EXPECT_EQ(tuning::floor_pow2_capped(31, 32), 16);
+  EXPECT_EQ(tuning::floor_pow2_capped(32, 32), 32);
+  EXPECT_EQ(tuning::floor_pow2_capped(1000, 32), 32);
+  EXPECT_EQ(tuning::floor_pow2_capped(1000, 1), 1);
+  EXPECT_EQ(tuning::ceil_pow2_capped(0, 64), 1);
+  EXPECT_EQ(tuning::ceil_pow2_capped(5, 64), 8);
+  EXPECT_EQ(tuning::ceil_pow2_capped(8, 64), 8);
+  EXPECT_EQ(tuning::ceil_pow2_capped(100, 32), 32);
+  EXPECT_EQ(tuning::ceil_pow2_capped(100, 1), 1);
+}
+
+TEST(SelectProfiles, HostAndFakeGpu) {
+  const DeviceProfile host = host_profile();
+  EXPECT_FALSE(host.gpu);
+  EXPECT_EQ(host.warp_width, 1);
+  const DeviceProfile gpu = fake_gpu_profile();
+  EXPECT_TRUE(gpu.gpu);
+  EXPECT_EQ(gpu.warp_width, 32);
+  EXPECT_EQ(gpu.team_threads, 128);
+}
+
+// ---- kernel strategies -------------------------------------------------------
+
+TEST(SelectCsr, ClassicalLanesAreTheFloorPowerOfTwoOfTheLongestRowCappedAtTheWarp) {
+  const DeviceProfile gpu = fake_gpu_profile();
+  const struct {
+    std::int64_t longest;
+    int lanes;
+  } expected[] = {{0, 1},   {1, 1},   {2, 2},   {3, 2},   {5, 4},     {8, 8},
+                  {31, 16}, {32, 32}, {33, 32}, {64, 32}, {1000, 32}};
+  for (const auto& e : expected) {
+    const SpmvPolicy p = tuning::select(stats_of(1000, e.longest), gpu, csr::classical{});
+    EXPECT_EQ(p.format, "csr");
+    EXPECT_EQ(p.kernel, "classical");
+    const LaunchShape s = only_launch(p);
+    EXPECT_EQ(s.part, "rows");
+    EXPECT_EQ(s.vector_length, e.lanes) << e.longest;
+    EXPECT_EQ(s.team_size, 128 / e.lanes) << e.longest;
+    EXPECT_EQ(s.rows_per_team, s.team_size) << e.longest;  // GPU: a team thread per row
+    EXPECT_NE(p.rule.find("longest row " + std::to_string(e.longest)), std::string::npos) << p.rule;
+  }
+  // A 64-lane wavefront lets the subwarp grow to 64.
+  DeviceProfile wave = gpu;
+  wave.warp_width = 64;
+  EXPECT_EQ(only_launch(tuning::select(stats_of(10, 100), wave, csr::classical{})).vector_length,
+            64);
+  EXPECT_EQ(only_launch(tuning::select(stats_of(10, 100), wave, csr::classical{})).team_size, 2);
+  // Host: one lane whatever the rows, one thread walks rows_per_team rows.
+  const DeviceProfile host = host_profile();
+  for (std::int64_t longest : {0, 1, 7, 100, 5000}) {
+    const LaunchShape s = only_launch(tuning::select(stats_of(1000, longest), host,
+                                                      csr::classical{}));
+    EXPECT_EQ(s.vector_length, 1) << longest;
+    EXPECT_EQ(s.team_size, std::max(1, host.team_threads)) << longest;
+    EXPECT_EQ(s.rows_per_team, host.rows_per_team) << longest;
+  }
+}
+
+TEST(SelectCsr, BasicIsOneThreadPerRow) {
+  for (const DeviceProfile& profile : {host_profile(), fake_gpu_profile()}) {
+    const SpmvPolicy p = tuning::select(stats_of(1000, 500), profile, csr::basic{});
+    EXPECT_EQ(p.kernel, "basic");
+    const LaunchShape s = only_launch(p);
+    EXPECT_EQ(s.vector_length, 1) << profile;
+    EXPECT_EQ(s.team_size, std::max(1, profile.team_threads)) << profile;
+    EXPECT_EQ(s.rows_per_team, profile.gpu ? s.team_size : profile.rows_per_team) << profile;
+  }
+  // The variant picks its alternative; the default is classical.
+  const DeviceProfile gpu = fake_gpu_profile();
+  EXPECT_EQ(tuning::select(stats_of(10, 20), gpu, csr::strategy{}).str(),
+            tuning::select(stats_of(10, 20), gpu, csr::classical{}).str());
+  EXPECT_EQ(tuning::select(stats_of(10, 20), gpu, csr::strategy{csr::basic{}}).str(),
+            tuning::select(stats_of(10, 20), gpu, csr::basic{}).str());
+  EXPECT_EQ(strategy_name(csr::strategy{}), "classical");
+  EXPECT_EQ(strategy_name(csr::strategy{csr::basic{}}), "basic");
+}
+
+TEST(SelectEll, LanesByTheOnePercentRule) {
+  // 000 Alg. 4: one lane unless width / rows > 1e-2, then 2^ceil(log2 width)
+  // capped at the warp.
+  const DeviceProfile gpu = fake_gpu_profile();
+  const struct {
+    std::int64_t rows, width;
+    int lanes;
+  } expected[] = {{1000, 10, 1},  {1000, 11, 16}, {10, 5, 8},   {10, 1000, 32},
+                  {100, 1, 1},    {100, 2, 2},    {99, 1, 1},   {99, 3, 4},   {0, 5, 1},
+                  {100000, 1000, 1}, {100000, 1001, 32}};
+  for (const auto& e : expected) {
+    const SpmvPolicy p = tuning::select(stats_of(e.rows, e.width), gpu, ell::rows{}, e.width);
+    EXPECT_EQ(p.format, "ell");
+    EXPECT_EQ(p.kernel, "rows");
+    const LaunchShape s = only_launch(p);
+    EXPECT_EQ(s.vector_length, e.lanes) << e.rows << " x " << e.width;
+    EXPECT_EQ(s.team_size, 128 / e.lanes) << e.rows << " x " << e.width;
+    EXPECT_EQ(s.rows_per_team, s.team_size);
+  }
+  const DeviceProfile host = host_profile();
+  for (const auto& e : expected) {
+    const LaunchShape s =
+        only_launch(tuning::select(stats_of(e.rows, e.width), host, ell::rows{}, e.width));
+    EXPECT_EQ(s.vector_length, 1) << e.rows << " x " << e.width;
+    EXPECT_EQ(s.rows_per_team, host.rows_per_team);
+  }
+  EXPECT_EQ(tuning::ell_lanes_ratio, 1e-2);
+}
+
+TEST(SelectSellp, TeamCoversTheSliceUpTo128OnGpus) {
+  const DeviceProfile gpu = fake_gpu_profile();
+  const DeviceProfile host = host_profile();
+  for (std::int64_t b : {1, 3, 32, 64, 128, 129, 1000}) {
+    const SpmvPolicy g = tuning::select(MatrixStats{}, gpu, sellp::slices{}, b);
+    EXPECT_EQ(g.format, "sellp");
+    EXPECT_EQ(g.kernel, "slices");
+    EXPECT_EQ(only_launch(g).team_size, std::min<std::int64_t>(b, 128)) << b;
+    EXPECT_EQ(only_launch(g).vector_length, 1) << b;
+    EXPECT_EQ(only_launch(g).rows_per_team, b) << b;
+    const SpmvPolicy h = tuning::select(MatrixStats{}, host, sellp::slices{}, b);
+    EXPECT_EQ(only_launch(h).team_size, 1) << b;
+    EXPECT_EQ(only_launch(h).vector_length, 1) << b;
+    EXPECT_EQ(only_launch(h).rows_per_team, b) << b;
+  }
+  DeviceProfile small = gpu;
+  small.team_threads = 64;
+  EXPECT_EQ(only_launch(tuning::select(MatrixStats{}, small, sellp::slices{}, 100)).team_size, 64);
+}
+
+TEST(SelectCoo, ChunksFromTheProfile) {
+  for (const DeviceProfile& profile : {host_profile(), fake_gpu_profile()}) {
+    const SpmvPolicy p = tuning::select(stats_of(100, 3), profile, coo::chunks{});
+    EXPECT_EQ(p.format, "coo");
+    EXPECT_EQ(p.kernel, "chunks");
+    const LaunchShape s = only_launch(p);
+    EXPECT_EQ(s.part, "entries");
+    EXPECT_EQ(s.team_size, std::max(1, profile.team_threads)) << profile;
+    EXPECT_EQ(s.entries_per_thread, profile.entries_per_thread) << profile;
+    EXPECT_EQ(s.vector_length, 1);
+  }
+  EXPECT_EQ(fake_gpu_profile().entries_per_thread, 16);
+}
+
+TEST(SelectHybrid, EllLaunchThenCooChunks) {
+  const DeviceProfile gpu = fake_gpu_profile();
+  for (std::int64_t t : {0, 1, 11, 64}) {
+    const SpmvPolicy p = tuning::select(stats_of(1000, 70), gpu, hybrid::ell_then_coo{}, t);
+    EXPECT_EQ(p.format, "hybrid");
+    EXPECT_EQ(p.kernel, "ell_then_coo");
+    ASSERT_EQ(p.launches.size(), 2u);
+    EXPECT_EQ(p.launches[0].part, "ell");
+    EXPECT_EQ(p.launches[1].part, "coo");
+    // The ELL part follows the ELL rule at width t.
+    const LaunchShape e = only_launch(tuning::select(stats_of(1000, 70), gpu, ell::rows{}, t));
+    EXPECT_EQ(p.launches[0].vector_length, e.vector_length) << t;
+    EXPECT_EQ(p.launches[0].team_size, e.team_size) << t;
+    EXPECT_EQ(p.launches[1].entries_per_thread, gpu.entries_per_thread);
+  }
+  EXPECT_EQ(tuning::select(stats_of(1000, 70), gpu, hybrid::ell_then_coo{}, 11).launches[0]
+                .vector_length,
+            16);
+}
+
+TEST(SelectAlignedCoo, SegLanesThenFlatChunks) {
+  for (const DeviceProfile& profile : {host_profile(), fake_gpu_profile()}) {
+    const SpmvPolicy p = tuning::select(stats_of(100, 3), profile, aligned_coo::seg_then_flat{});
+    EXPECT_EQ(p.format, "aligned_coo");
+    EXPECT_EQ(p.kernel, "seg_then_flat");
+    ASSERT_EQ(p.launches.size(), 2u);
+    EXPECT_EQ(p.launches[0].part, "seg");
+    EXPECT_EQ(p.launches[0].vector_length, 1);
+    EXPECT_EQ(p.launches[0].team_size, std::max(1, profile.team_threads));
+    EXPECT_EQ(p.launches[1].part, "flat");
+    EXPECT_EQ(p.launches[1].entries_per_thread, profile.entries_per_thread);
+  }
+}
+
+// 002 §4.1: 8x12, 4x8x12, 8x8x8, 16x8x4 (lanes x rows x super-rows) on GPUs;
+// one thread, one lane on hosts (ported from the CsrkPolicy test).
+TEST(SelectCsrk, BlockShapesFollowTheRdensityCases) {
+  const DeviceProfile gpu = fake_gpu_profile();
+  const struct {
+    double r;
+    int lanes, team, row_threads_k3;
+  } expected[] = {{3.0, 1, 96, 8}, {12.0, 4, 96, 8}, {20.0, 8, 64, 8}, {40.0, 16, 32, 8}};
+  for (const auto& e : expected) {
+    const SpmvPolicy p3 = tuning::select(stats_of(100, 50, e.r), gpu, csrk::groups{}, 3);
+    EXPECT_EQ(p3.format, "csrk");
+    EXPECT_EQ(p3.kernel, "groups");
+    const LaunchShape k3 = only_launch(p3);
+    EXPECT_EQ(k3.part, "k3");
+    EXPECT_EQ(k3.vector_length, e.lanes) << e.r;
+    EXPECT_EQ(k3.team_size, e.team) << e.r;
+    EXPECT_EQ(k3.row_threads, e.row_threads_k3) << e.r;
+    EXPECT_EQ(k3.super_row_threads() * k3.row_threads, k3.team_size) << e.r;
+    EXPECT_NO_THROW(detail::check_csrk_shape(k3)) << e.r;
+    EXPECT_NE(p3.rule.find("rdensity case " + std::to_string(tuning::csrk_rdensity_case(e.r))),
+              std::string::npos)
+        << p3.rule;
+    const LaunchShape k2 = only_launch(tuning::select(stats_of(100, 50, e.r), gpu,
+                                                       csrk::groups{}, 2));
+    EXPECT_EQ(k2.part, "k2");
+    EXPECT_EQ(k2.vector_length, e.lanes) << e.r;
+    EXPECT_EQ(k2.team_size, e.team) << e.r;
+    EXPECT_EQ(k2.row_threads, k2.team_size) << e.r;
+    EXPECT_EQ(k2.super_row_threads(), 1) << e.r;
+  }
+  // Lanes are capped at the warp.
+  DeviceProfile narrow = gpu;
+  narrow.warp_width = 8;
+  EXPECT_EQ(only_launch(tuning::select(stats_of(100, 50, 40.0), narrow, csrk::groups{}, 3))
+                .vector_length,
+            8);
+  // Host: Listing 1's nested loops, one thread and one lane per team.
+  const SpmvPolicy host = tuning::select(stats_of(100, 50, 40.0), host_profile(), csrk::groups{}, 3);
+  const LaunchShape h = only_launch(host);
+  EXPECT_EQ(h.team_size, 1);
+  EXPECT_EQ(h.vector_length, 1);
+  EXPECT_EQ(h.row_threads, 1);
+  EXPECT_EQ(h.super_row_threads(), 1);
+  std::ostringstream shape;
+  shape << h;
+  EXPECT_EQ(shape.str(), "k3{team_size=1, vector_length=1, rows_per_team=1}");
+  EXPECT_EQ(host.str(), "groups k3{team_size=1, vector_length=1, rows_per_team=1}");
+  // A GPU shape prints its row threads.
+  std::ostringstream gpu_shape;
+  gpu_shape << only_launch(tuning::select(stats_of(100, 50, 20.0), gpu, csrk::groups{}, 3));
+  EXPECT_EQ(gpu_shape.str(), "k3{team_size=64, vector_length=8, rows_per_team=1, row_threads=8}");
+}
+
+TEST(SelectVariant, EveryFormatsVariantPicksItsAlternative) {
+  const DeviceProfile gpu = fake_gpu_profile();
+  const MatrixStats s = stats_of(500, 40, 12.0);
+  EXPECT_EQ(tuning::select(s, gpu, coo::strategy{}).str(), tuning::select(s, gpu, coo::chunks{}).str());
+  EXPECT_EQ(tuning::select(s, gpu, ell::strategy{}, 9).str(),
+            tuning::select(s, gpu, ell::rows{}, 9).str());
+  EXPECT_EQ(tuning::select(s, gpu, sellp::strategy{}, 32).str(),
+            tuning::select(s, gpu, sellp::slices{}, 32).str());
+  EXPECT_EQ(tuning::select(s, gpu, hybrid::strategy{}, 7).str(),
+            tuning::select(s, gpu, hybrid::ell_then_coo{}, 7).str());
+  EXPECT_EQ(tuning::select(s, gpu, csrk::strategy{}, 3).str(),
+            tuning::select(s, gpu, csrk::groups{}, 3).str());
+  EXPECT_EQ(tuning::select(s, gpu, aligned_coo::strategy{}).str(),
+            tuning::select(s, gpu, aligned_coo::seg_then_flat{}).str());
+}
+
+// ---- conversion parameters -> layouts ----------------------------------------
+
+template <class T>
+class SelectLayouts : public ::testing::Test {};
+TYPED_TEST_SUITE(SelectLayouts, ValueIndexTypes, TypeNames);
+
+TYPED_TEST(SelectLayouts, HybridPartitionsGiveTheEllWidth) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  // R = {1, ..., 10}: Q_R(x) = floor(10 x) + 1 for 0 <= x < 0.9.
+  const auto stats = tuning::analyze(
+      make_csr(matrix_with_row_lengths<V, I>({3, 1, 4, 10, 5, 9, 2, 6, 8, 7})));
+  for (const DeviceProfile& profile : {host_profile(), fake_gpu_profile()}) {
+    auto t = [&](const hybrid::partition& p) {
+      return tuning::select<V, I>(stats, profile, p).ell_width;
+    };
+    EXPECT_EQ(t(hybrid::imbalance_limit{0.5}), 6);
+    EXPECT_EQ(t(hybrid::imbalance_limit{-0.1}), 0);
+    EXPECT_EQ(t(hybrid::imbalance_limit{0.9}), 10);
+    EXPECT_EQ(t(hybrid::imbalance_bounded_limit{0.5, 0.25}), 2);
+    EXPECT_EQ(t(hybrid::imbalance_bounded_limit{0.5, 1.0}), 6);
+    EXPECT_EQ(t(hybrid::column_limit{25}), 25);
+    EXPECT_EQ(t(hybrid::column_limit{0}), 0);
+    EXPECT_EQ(t(hybrid::automatic{}), 0);  // cap floor(10 * 1e-3) = 0
+    EXPECT_EQ(t(hybrid::partition{}), 0);  // the default is automatic
+    // minimal_storage: x = p/(v+2p): 1/4 -> 3; 1/3 -> 4; 2/5 -> 5.
+    EXPECT_EQ(t(hybrid::minimal_storage{}),
+              sizeof(I) == 4 ? (sizeof(V) == 8 ? 3 : 4) : (sizeof(V) == 8 ? 4 : 5));
+    EXPECT_EQ(t(hybrid::minimal_storage{}),
+              tuning::quantile(stats, hybrid::minimal_storage_quantile<V, I>()));
+  }
+  // max_bytes passes through; a bad partition throws.
+  const auto l = tuning::select<V, I>(stats, host_profile(), hybrid::column_limit{3}, 4096);
+  EXPECT_EQ(l.ell_width, 3);
+  EXPECT_EQ(l.max_bytes, 4096u);
+  auto resolve = [&](const MatrixStats& st, const hybrid::partition& p) {
+    return tuning::select<V, I>(st, host_profile(), p);
+  };
+  EXPECT_EQ(resolve(stats, hybrid::column_limit{3}).max_bytes, 0u);
+  EXPECT_THROW(resolve(stats, hybrid::column_limit{-1}), invalid_parameter);
+  EXPECT_THROW(resolve(stats, hybrid::imbalance_limit{std::numeric_limits<double>::quiet_NaN()}),
+               invalid_parameter);
+  EXPECT_THROW(resolve(stats, hybrid::imbalance_bounded_limit{0.3, 0.0}), invalid_parameter);
+  // 5000 rows of 9: automatic's cap floor(5000 * 1e-3) = 5 binds.
+  const auto wide = tuning::analyze(
+      make_csr(matrix_with_row_lengths<V, I>(std::vector<std::int64_t>(5000, 9))));
+  EXPECT_EQ(resolve(wide, hybrid::automatic{}).ell_width, 5);
+}
+
+TEST(SelectCsrkLayout, ParametersResolveOnTheHost) {
+  const DeviceProfile host = host_profile();
+  const MatrixStats s = stats_of(1029, 9, 4.5);
+  auto with = [](int k, std::int64_t srs, std::int64_t ssrs) {
+    csrk::parameters p;
+    p.k = k;
+    p.super_row_size = srs;
+    p.super_super_row_size = ssrs;
+    return p;
+  };
+  // k = 0: the host's CSR-2 with 96 rows per super-row (002 §4.2).
+  csrk::layout l = tuning::select(s, host, csrk::parameters{});
+  EXPECT_EQ(l.k, 2);
+  EXPECT_EQ(l.super_row_size, 96);
+  EXPECT_EQ(l.super_super_row_size, 0);
+  EXPECT_EQ(l.order, csrk::reordering::none);
+  EXPECT_EQ(l.max_bytes, 0u);
+  // k = 3: SSRS from the profile (8).
+  l = tuning::select(s, host, with(3, 0, 0));
+  EXPECT_EQ(l.k, 3);
+  EXPECT_EQ(l.super_row_size, 96);
+  EXPECT_EQ(l.super_super_row_size, host.csrk_super_super_row_size);
+  EXPECT_EQ(l.super_super_row_size, 8);
+  // Given sizes are kept; order and max_bytes pass through.
+  csrk::parameters given = with(3, 7, 3);
+  given.order = csrk::reordering::rcm;
+  given.max_bytes = 12345;
+  l = tuning::select(s, host, given);
+  EXPECT_EQ(l.k, 3);
+  EXPECT_EQ(l.super_row_size, 7);
+  EXPECT_EQ(l.super_super_row_size, 3);
+  EXPECT_EQ(l.order, csrk::reordering::rcm);
+  EXPECT_EQ(l.max_bytes, 12345u);
+  l = tuning::select(s, host, with(2, 5, 0));
+  EXPECT_EQ(l.super_row_size, 5);
+  EXPECT_EQ(l.super_super_row_size, 0);
+  // Invalid parameters.
+  for (int k : {-1, 1, 4, 5})
+    EXPECT_THROW(tuning::select(s, host, with(k, 0, 0)), invalid_parameter) << "k=" << k;
+  EXPECT_THROW(tuning::select(s, host, with(2, -1, 0)), invalid_parameter);
+  EXPECT_THROW(tuning::select(s, host, with(3, -5, 2)), invalid_parameter);
+  EXPECT_THROW(tuning::select(s, host, with(3, 2, -1)), invalid_parameter);
+  EXPECT_THROW(tuning::select(s, host, with(2, 2, 2)), invalid_parameter);  // SSRS is k = 3 only
+  // k = 0 is the host's 2, so an SSRS is rejected there too.
+  EXPECT_THROW(tuning::select(s, host, with(0, 0, 4)), invalid_parameter);
+  EXPECT_NO_THROW(tuning::select(s, host, with(3, 2, 2)));
+}
+
+TEST(SelectCsrkLayout, ParametersResolveOnAGpu) {
+  const DeviceProfile gpu = fake_gpu_profile();
+  for (double r : {2.0, 5.0, 12.0, 20.0, 40.0}) {
+    const MatrixStats s = stats_of(1000, 100, r);
+    const auto model = tuning::csrk_model_sizes(tuning::csrk_ampere_model, r);
+    // k = 0: CSR-3 with the Ampere model's sizes (002 §4.1, §6.2).
+    csrk::layout l = tuning::select(s, gpu, csrk::parameters{});
+    EXPECT_EQ(l.k, 3) << r;
+    EXPECT_EQ(l.super_row_size, model.super_row_size) << r;
+    EXPECT_EQ(l.super_super_row_size, model.super_super_row_size) << r;
+    // k = 2: the super-row takes the rows of a super-super-row.
+    csrk::parameters k2;
+    k2.k = 2;
+    l = tuning::select(s, gpu, k2);
+    EXPECT_EQ(l.k, 2) << r;
+    EXPECT_EQ(l.super_row_size, model.super_row_size * model.super_super_row_size) << r;
+    EXPECT_EQ(l.super_super_row_size, 0) << r;
+  }
+  // k = 0 is CSR-3 on a GPU: an SSRS is accepted.
+  csrk::parameters p;
+  p.super_super_row_size = 4;
+  const csrk::layout l = tuning::select(stats_of(100, 5, 3.0), gpu, p);
+  EXPECT_EQ(l.k, 3);
+  EXPECT_EQ(l.super_super_row_size, 4);
+  // The layout builds the structure it describes.
+  const auto csr = make_csr(matrix_with_row_lengths<double, std::int32_t>(
+      std::vector<std::int64_t>(50, 3)));
+  const auto a = to_csrk(csr, l);
+  EXPECT_EQ(a.k(), 3);
+  EXPECT_EQ(a.super_row_size(), l.super_row_size);
+  EXPECT_EQ(a.super_super_row_size(), 4);
+}
+
+TEST(SelectAlignedCooLayout, ParamsResolveToALayout) {
+  // 004 Fig. 2: Alg. 1 gives 4 lanes and Alg. 3 picks all_seg.
+  const std::vector<std::int64_t> paper = {3, 1, 2, 2, 1, 1};
+  for (const DeviceProfile& profile : {host_profile(), fake_gpu_profile()}) {
+    aligned_coo::layout l = tuning::select(paper, profile, aligned_coo::params{});
+    EXPECT_EQ(l.choice, aligned_coo::split::all_seg);
+    EXPECT_EQ(l.seg_size, 4);
+    EXPECT_EQ(l.flat_unit, 32);
+    EXPECT_EQ(l.max_bytes, 0u);
+    aligned_coo::params p;
+    p.choice = aligned_coo::split::hybrid;
+    p.flat_unit = 2;
+    p.seg_size = 3;
+    p.max_bytes = 999;
+    l = tuning::select(paper, profile, p);
+    EXPECT_EQ(l.choice, aligned_coo::split::hybrid);
+    EXPECT_EQ(l.seg_size, 3);
+    EXPECT_EQ(l.flat_unit, 2);
+    EXPECT_EQ(l.max_bytes, 999u);
+    // An empty seg part still gets a valid layout (seg_size >= 1).
+    p = aligned_coo::params{};
+    p.choice = aligned_coo::split::all_flat;
+    l = tuning::select(paper, profile, p);
+    EXPECT_EQ(l.choice, aligned_coo::split::all_flat);
+    EXPECT_GE(l.seg_size, 1);
+    EXPECT_NO_THROW(aligned_coo::validate(l));
+    // Bad parameters throw.
+    p = aligned_coo::params{};
+    p.seg_size = -1;
+    EXPECT_THROW(tuning::select(paper, profile, p), invalid_parameter);
+    p = aligned_coo::params{};
+    p.flat_unit = 0;
+    EXPECT_THROW(tuning::select(paper, profile, p), invalid_parameter);
+  }
+  // Alg. 3 is the argmin of choose_aligned_coo's costs.
+  std::vector<std::int64_t> skewed(4001, 1);
+  skewed[0] = 4097;
+  const auto c = tuning::choose_aligned_coo(skewed, aligned_coo::params{});
+  EXPECT_EQ(tuning::select(skewed, host_profile(), aligned_coo::params{}).choice, c.split);
+  EXPECT_EQ(c.split, aligned_coo::split::hybrid);
+}
+
+}  // namespace
+}  // namespace kobalt::test
