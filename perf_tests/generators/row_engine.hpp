@@ -110,7 +110,7 @@ template <class ExecutionSpace, class Body>
 void row_items(const std::string& label, std::int64_t rows, std::int64_t mean_work,
                const Body& body) {
   if (rows <= 0) return;
-  const tuning::DeviceProfile& profile = tuning::cached_profile_of(ExecutionSpace());
+  const tuning::DeviceProfile profile = tuning::cached_profile_of(ExecutionSpace());
   const tuning::LaunchShape p = tuning::row_launch(
       profile, tuning::floor_pow2_capped(mean_work > 1 ? mean_work : 1, profile.warp_width),
       "rows");

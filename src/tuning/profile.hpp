@@ -239,9 +239,9 @@ DeviceProfile profile_of(const ExecutionSpace& exec) {
 }
 
 /// profile_of(exec), computed once per device and execution-space type in
-/// this process (device queries cost more than a small SpMV) and shared.
+/// this process (device queries cost more than a small SpMV); a copy.
 template <class ExecutionSpace>
-const DeviceProfile& cached_profile_of(const ExecutionSpace& exec) {
+DeviceProfile cached_profile_of(const ExecutionSpace& exec) {
   static std::mutex lock;
   static std::map<int, DeviceProfile> profiles;
   const std::lock_guard<std::mutex> guard(lock);

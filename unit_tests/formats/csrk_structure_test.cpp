@@ -112,7 +112,7 @@ TYPED_TEST(CsrkStructure, FixedSizesOnEveryEdgeMatrix) {
 TYPED_TEST(CsrkStructure, DefaultsOnTheHostBackend) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
-  const auto& profile = tuning::cached_profile_of(Kokkos::DefaultExecutionSpace());
+  const auto profile = tuning::cached_profile_of(Kokkos::DefaultExecutionSpace());
   if (!profile.gpu) {
     ASSERT_EQ(profile.warp_width, 1);
     const auto csr = make_csr(edge_matrix<V, I>("odd_1029x1031"));

@@ -106,7 +106,7 @@ void expect_handle_contract(const Matrix& a, const Strategy& strategy, const Tri
 
   // The policy is tuning::select's on the matrix statistics and the profile.
   const auto stats = tuning::analyze(exec, a);
-  const auto& profile = tuning::cached_profile_of(exec);
+  const auto profile = tuning::cached_profile_of(exec);
   const tuning::SpmvPolicy expected = expected_policy(stats, profile, strategy, a);
   EXPECT_EQ(h.policy().format, format) << what;
   EXPECT_EQ(h.policy().kernel, kernel) << what;
