@@ -244,6 +244,8 @@ TYPED_TEST(Handle, HandleOfAnotherMatrixThrows) {
   }
 }
 
+// Two handles of one permuted CsrK (each with its own workspace), and one
+// shared CSR handle (no workspace), applied on two instances at once.
 TYPED_TEST(Handle, TwoHandlesOfOnePermutedCsrkOnTwoInstances) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
@@ -297,15 +299,24 @@ TYPED_TEST(Handle, TwoHandlesOfOnePermutedCsrkOnTwoInstances) {
       Kokkos::deep_copy(x[s], xh);
       Kokkos::deep_copy(y[s], yh);
     }
-    for (int repeat = 0; repeat < 3; ++repeat) {
+    // One handle without workspace (CSR) may be shared by both instances.
+    const auto c = make_csr(t);
+    const auto hc = make_handle(instances[0], c);
+    ASSERT_EQ(hc.workspace_bytes(), 0u);
+    for (int repeat = 0; repeat < 4; ++repeat) {
       // Restore y, then apply on both instances without a fence between.
       for (int s = 0; s < 2; ++s) {
         auto yh = Kokkos::create_mirror_view(y[s]);
         for (std::size_t i = 0; i < m; ++i) yh(i) = ys[s][i];
         Kokkos::deep_copy(y[s], yh);
       }
-      spmv(instances[0], h0, V(alpha[0]), a, x[0], V(beta[0]), y[0]);
-      spmv(instances[1], h1, V(alpha[1]), a, x[1], V(beta[1]), y[1]);
+      if (repeat < 3) {
+        spmv(instances[0], h0, V(alpha[0]), a, x[0], V(beta[0]), y[0]);
+        spmv(instances[1], h1, V(alpha[1]), a, x[1], V(beta[1]), y[1]);
+      } else {
+        spmv(instances[0], hc, V(alpha[0]), c, x[0], V(beta[0]), y[0]);
+        spmv(instances[1], hc, V(alpha[1]), c, x[1], V(beta[1]), y[1]);
+      }
       instances[0].fence();
       instances[1].fence();
       for (int s = 0; s < 2; ++s) {
