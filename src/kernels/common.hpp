@@ -39,12 +39,31 @@ struct Sums {
   }
 };
 
-/// A block of columns [first, first + count) of x (count <= N; rank-1: the View).
+/// Which columns of a rank-2 x/y a launch covers: [first, first + count),
+/// count <= N. Rank-1 blocks (N = 1) store nothing: the functors stay as
+/// small as before rank-2 blocks existed. Measured on the H200 (2026-11-22):
+/// 16 more bytes took the CSR-k launch from 496 to 512 bytes, Kokkos'
+/// constant-memory launch path (sizeof(driver) >= 512, KOKKOS_ON_H200.md
+/// pitfall 1), and cost 4-5 us per apply (+18-36% on 1e5-nnz matrices).
+template <int N>
+struct Columns {
+  int first = 0, count = N;
+  KOKKOS_INLINE_FUNCTION Columns(int first_column, int columns)
+      : first(first_column), count(columns) {}
+};
+template <>
+struct Columns<1> {
+  static constexpr int first = 0, count = 1;
+  KOKKOS_INLINE_FUNCTION Columns(int, int) {}
+};
+
+/// A block of columns of x (rank-1: the View).
 template <class XView, int N = block_width<XView>>
-struct XBlock {
+struct XBlock : Columns<N> {
   static constexpr int count_max = N;
   XView x;
-  int first = 0, count = 1;
+  XBlock(const XView& view, int first_column, int columns)
+      : Columns<N>(first_column, columns), x(view) {}
   /// s_j += a * x(c, first + j) for the block's columns.
   template <class Scalar, class A, class C>
   KOKKOS_INLINE_FUNCTION void fma(Sums<Scalar, N>& s, const A& a, const C& c) const {
@@ -52,17 +71,18 @@ struct XBlock {
       s.v[0] += Scalar(a) * Scalar(x(c));
     } else {
       for (int j = 0; j < N; ++j)
-        if (j < count) s.v[j] += Scalar(a) * Scalar(x(c, first + j));
+        if (j < this->count) s.v[j] += Scalar(a) * Scalar(x(c, this->first + j));
     }
   }
 };
 
 /// A block of columns of y, with the epilogues.
 template <class YView, int N = block_width<YView>>
-struct YBlock {
+struct YBlock : Columns<N> {
   using scalar = typename YView::non_const_value_type;
   YView y;
-  int first = 0, count = 1;
+  YBlock(const YView& view, int first_column, int columns)
+      : Columns<N>(first_column, columns), y(view) {}
 
   template <bool HasBeta, class Row>
   KOKKOS_INLINE_FUNCTION void store(const Row& i, scalar alpha, const Sums<scalar, N>& s,
@@ -71,7 +91,7 @@ struct YBlock {
       store_one<HasBeta>(y(i), alpha, s.v[0], beta);
     } else {
       for (int j = 0; j < N; ++j)
-        if (j < count) store_one<HasBeta>(y(i, first + j), alpha, s.v[j], beta);
+        if (j < this->count) store_one<HasBeta>(y(i, this->first + j), alpha, s.v[j], beta);
     }
   }
   /// y_i += alpha*sum, atomically (several threads may share row i).
@@ -82,7 +102,7 @@ struct YBlock {
       arch::atomic_add(&y(i), alpha * s.v[0]);
     } else {
       for (int j = 0; j < N; ++j)
-        if (j < count) arch::atomic_add(&y(i, first + j), alpha * s.v[j]);
+        if (j < this->count) arch::atomic_add(&y(i, this->first + j), alpha * s.v[j]);
     }
   }
   /// y_i += alpha*sum where row i belongs to this thread alone.
@@ -92,7 +112,7 @@ struct YBlock {
       y(i) += alpha * s.v[0];
     } else {
       for (int j = 0; j < N; ++j)
-        if (j < count) y(i, first + j) += alpha * s.v[j];
+        if (j < this->count) y(i, this->first + j) += alpha * s.v[j];
     }
   }
 
