@@ -127,22 +127,25 @@ inline void write_json(std::ostream& os, const RunInfo& run, const std::vector<M
   os << "\n  ]\n}\n";
 }
 
+/// The table on stdout: fixed-width columns first, the strategy (the
+/// handle's policy, of any length) last.
 inline void print_table_header(std::FILE* out) {
-  std::fprintf(out, "%-28s %10s %11s  %-24s %-26s %9s %10s %9s %8s %6s %9s\n", "matrix", "rows",
-               "nnz", "format", "strategy", "setup_ms", "median_us", "GFLOP/s", "GB/s", "of_bw",
-               "max_err");
+  std::fprintf(out, "%-28s %10s %11s  %-24s %9s %10s %9s %8s %6s %9s  %s\n", "matrix", "rows",
+               "nnz", "format", "setup_ms", "median_us", "GFLOP/s", "GB/s", "of_bw", "max_err",
+               "strategy");
 }
 
 inline void print_table_row(std::FILE* out, const MatrixReport& m, const ResultRow& r) {
-  std::fprintf(out, "%-28s %10lld %11lld  %-24s %-26s ", m.name.c_str(), (long long)m.rows,
-               (long long)m.nnz, r.format.c_str(), r.strategy.c_str());
+  std::fprintf(out, "%-28s %10lld %11lld  %-24s ", m.name.c_str(), (long long)m.rows,
+               (long long)m.nnz, r.format.c_str());
   if (r.error && !r.time_ms_median) {
     std::fprintf(out, "%9.3f %s\n", r.setup_ms, r.error->c_str());
     return;
   }
-  std::fprintf(out, "%9.3f %10.2f %9.2f %8.1f %5.0f%% %9.2e\n", r.setup_ms,
+  std::fprintf(out, "%9.3f %10.2f %9.2f %8.1f %5.0f%% %9.2e  %s\n", r.setup_ms,
                *r.time_ms_median * 1e3, r.gflops.value_or(0), r.gb_per_s.value_or(0),
-               100 * r.bandwidth_fraction.value_or(0), r.max_relative_error.value_or(0));
+               100 * r.bandwidth_fraction.value_or(0), r.max_relative_error.value_or(0),
+               r.strategy.c_str());
 }
 
 }  // namespace kobalt::bench
