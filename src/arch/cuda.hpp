@@ -13,28 +13,17 @@ struct backend<Kokkos::Cuda> {
   }
   static int device_id(const Kokkos::Cuda& exec) { return exec.cuda_device(); }
   static DeviceInfo device_info(const Kokkos::Cuda& exec) {
-    DeviceInfo d;
-    d.gpu = true;
     cudaDeviceProp p{};
-    if (cudaGetDeviceProperties(&p, exec.cuda_device()) == cudaSuccess) {
-      d.name = p.name;
-      d.compute_units = p.multiProcessorCount;
-      d.l2_bytes = static_cast<std::uint64_t>(p.l2CacheSize);
-      d.memory_bytes = static_cast<std::uint64_t>(p.totalGlobalMem);
-    }
-    return d;
+    const bool ok = cudaGetDeviceProperties(&p, exec.cuda_device()) == cudaSuccess;
+    return detail::gpu_device_info(ok ? &p : nullptr);
   }
 };
 
 namespace detail {
 inline MemoryInfo cuda_memory() {
   std::size_t free_bytes = 0, total_bytes = 0;
-  MemoryInfo m;
-  if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) {
-    m.free_bytes = free_bytes;
-    m.total_bytes = total_bytes;
-  }
-  return m;
+  const bool ok = cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess;
+  return gpu_memory_info(ok, free_bytes, total_bytes);
 }
 }  // namespace detail
 

@@ -14,28 +14,17 @@ struct backend<Kokkos::HIP> {
   }
   static int device_id(const Kokkos::HIP& exec) { return exec.hip_device(); }
   static DeviceInfo device_info(const Kokkos::HIP& exec) {
-    DeviceInfo d;
-    d.gpu = true;
     hipDeviceProp_t p{};
-    if (hipGetDeviceProperties(&p, exec.hip_device()) == hipSuccess) {
-      d.name = p.name;
-      d.compute_units = p.multiProcessorCount;
-      d.l2_bytes = static_cast<std::uint64_t>(p.l2CacheSize);
-      d.memory_bytes = static_cast<std::uint64_t>(p.totalGlobalMem);
-    }
-    return d;
+    const bool ok = hipGetDeviceProperties(&p, exec.hip_device()) == hipSuccess;
+    return detail::gpu_device_info(ok ? &p : nullptr);
   }
 };
 
 namespace detail {
 inline MemoryInfo hip_memory() {
   std::size_t free_bytes = 0, total_bytes = 0;
-  MemoryInfo m;
-  if (hipMemGetInfo(&free_bytes, &total_bytes) == hipSuccess) {
-    m.free_bytes = free_bytes;
-    m.total_bytes = total_bytes;
-  }
-  return m;
+  const bool ok = hipMemGetInfo(&free_bytes, &total_bytes) == hipSuccess;
+  return gpu_memory_info(ok, free_bytes, total_bytes);
 }
 }  // namespace detail
 

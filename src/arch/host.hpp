@@ -3,6 +3,7 @@
 // GPU backend files specialise (included from arch.hpp only).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <fstream>
 #include <string>
@@ -43,6 +44,31 @@ inline std::uint64_t host_pages(int name) {
   return pages > 0 && page_size > 0
              ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size)
              : 0;
+}
+/// The device description from a GPU runtime's properties (CUDA's
+/// cudaDeviceProp and HIP's hipDeviceProp_t share these fields); p is null
+/// when the query failed.
+template <class Properties>
+DeviceInfo gpu_device_info(const Properties* p) {
+  DeviceInfo d;
+  d.gpu = true;
+  if (p != nullptr) {
+    d.name = p->name;
+    d.compute_units = p->multiProcessorCount;
+    d.l2_bytes = static_cast<std::uint64_t>(p->l2CacheSize);
+    d.memory_bytes = static_cast<std::uint64_t>(p->totalGlobalMem);
+  }
+  return d;
+}
+
+/// Free and total bytes from a GPU runtime's memory query (0 when it failed).
+inline MemoryInfo gpu_memory_info(bool ok, std::size_t free_bytes, std::size_t total_bytes) {
+  MemoryInfo m;
+  if (ok) {
+    m.free_bytes = free_bytes;
+    m.total_bytes = total_bytes;
+  }
+  return m;
 }
 }  // namespace detail
 

@@ -7,6 +7,7 @@
 #include "aligned_coo.hpp"
 #include "aligned_coo_plan.hpp"
 #include "convert_coo.hpp"
+#include "count_rows.hpp"
 #include "csr.hpp"
 #include "storage_limit.hpp"
 #include "csr_arrays.hpp"
@@ -159,35 +160,12 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space,
   const auto seg_val = a.seg_values();
   const Index seg_size = a.seg_size(), num_seg = a.num_segments();
 
-  // Flat entries per row (then scanned to their start offsets).
-  Kokkos::parallel_for(
-      "kobalt::convert<csr>::flat_count", Kokkos::RangePolicy<exec>(space, 0, a.flat().nnz()),
-      KOKKOS_LAMBDA(const std::int64_t k) {
-        Kokkos::atomic_add(&flat_ptr(flat_row(k) + 1), Index(1));
-      });
-  Kokkos::parallel_scan(
-      "kobalt::convert<csr>::flat_scan", Kokkos::RangePolicy<exec>(space, 0, rows + 1),
-      KOKKOS_LAMBDA(const Index i, Index& partial, const bool final) {
-        partial += flat_ptr(i);
-        if (final) flat_ptr(i) = partial;
-      });
-  // Seg entries per row: each row is one run in one lane, so one plain store.
-  Kokkos::parallel_for(
-      "kobalt::convert<csr>::seg_count", Kokkos::RangePolicy<exec>(space, 0, seg_size),
-      KOKKOS_LAMBDA(const Index lane) {
-        Index current = padding_index<Index>, run = 0;
-        for (Index s = 0; s < num_seg; ++s) {
-          const std::int64_t slot = static_cast<std::int64_t>(s) * seg_size + lane;
-          if (seg_col(slot) == padding_index<Index>) break;
-          if (seg_row(slot) != current) {
-            if (current != padding_index<Index>) seg_count(current) = run;
-            current = seg_row(slot);
-            run = 0;
-          }
-          ++run;
-        }
-        if (current != padding_index<Index>) seg_count(current) = run;
-      });
+  // Flat entries per row (then scanned to their start offsets), and seg
+  // entries per row.
+  detail::count_entries_per_row(space, flat_row, flat_ptr, 1, "kobalt::convert<csr>::flat_count");
+  detail::scan_row_ptr(space, flat_ptr, rows, "kobalt::convert<csr>::flat_scan");
+  detail::add_seg_runs(space, seg_row, seg_col, seg_size, num_seg, seg_count,
+                       "kobalt::convert<csr>::seg_count");
   Kokkos::parallel_scan(
       "kobalt::convert<csr>::scan", Kokkos::RangePolicy<exec>(space, 0, rows),
       KOKKOS_LAMBDA(const Index i, Index& partial, const bool final) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "coo.hpp"
+#include "count_rows.hpp"
 #include "csr.hpp"
 #include "csr_arrays.hpp"
 #include "storage_limit.hpp"
@@ -48,15 +49,12 @@ Coo<Value, Index, Device> to_coo(const ExecutionSpace& space, const Csr<Value, I
 template <class ExecutionSpace, class Value, class Index, class Device>
 Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Coo<Value, Index, Device>& a,
                                  const convert_options& options = {}) {
-  using exec = ExecutionSpace;
   const std::int64_t nnz = a.nnz();
   const auto out = detail::CsrArrays<Value, Index, Device>::allocate(space, a.rows(), nnz, options.max_bytes);
   compat::ScopedRegion region("kobalt::convert<csr>");
   const auto row = a.row_indices();
   const auto row_ptr = out.row_ptr;
-  Kokkos::parallel_for(
-      "kobalt::convert<csr>::count", Kokkos::RangePolicy<exec>(space, 0, nnz),
-      KOKKOS_LAMBDA(const std::int64_t k) { Kokkos::atomic_add(&row_ptr(row(k) + 1), Index(1)); });
+  detail::count_entries_per_row(space, row, row_ptr, 1, "kobalt::convert<csr>::count");
   detail::scan_row_ptr(space, row_ptr, a.rows(), "kobalt::convert<csr>::scan");
   Kokkos::deep_copy(space, out.col, a.col_indices());
   Kokkos::deep_copy(space, out.val, a.values());

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "convert_coo.hpp"
+#include "count_rows.hpp"
 #include "csr.hpp"
 #include "csr_arrays.hpp"
 #include "ell.hpp"
@@ -62,20 +63,6 @@ void fill_ell(const ExecutionSpace& exec, const IndexView& row_ptr, const IndexV
           col(k * stride + i) = padding_index<Index>;
           val(k * stride + i) = Value(0);
         }
-      });
-}
-
-/// Entries of each ELL row (slots before the first padding slot), written to
-/// row_ptr(i + 1); row_ptr(0) stays 0. Used by to_csr(ell) and to_csr(hybrid).
-template <class ExecutionSpace, class IndexView>
-void count_ell_rows(const ExecutionSpace& exec, const IndexView& col, std::int64_t rows, std::int64_t width,
-                    std::int64_t stride, const IndexView& row_ptr, const char* label) {
-  using Index = typename IndexView::non_const_value_type;
-  Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows), KOKKOS_LAMBDA(const std::int64_t i) {
-        std::int64_t k = 0;
-        while (k < width && col(k * stride + i) >= 0) ++k;
-        row_ptr(i + 1) = static_cast<Index>(k);
       });
 }
 
@@ -153,8 +140,8 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Ell<Value, I
   compat::ScopedRegion region("kobalt::convert<csr>");
   const auto &row_ptr = out.row_ptr, &col = out.col;
   const auto& val = out.val;
-  detail::count_ell_rows(space, a.col_indices(), rows, a.stored_per_row(), a.stride(), row_ptr,
-                               "kobalt::convert<csr>::ell_count");
+  detail::count_ell_rows(space, a.col_indices(), rows, a.stored_per_row(), a.stride(), row_ptr, 1,
+                         "kobalt::convert<csr>::ell_count");
   detail::scan_row_ptr(space, row_ptr, rows, "kobalt::convert<csr>::ell_scan");
   detail::copy_ell_rows(space, a.col_indices(), a.values(), rows, a.stored_per_row(), a.stride(),
                               row_ptr, col, val, "kobalt::convert<csr>::ell_copy");

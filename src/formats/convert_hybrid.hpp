@@ -5,6 +5,7 @@
 
 #include "convert_coo.hpp"
 #include "convert_ell.hpp"
+#include "count_rows.hpp"
 #include "csr.hpp"
 #include "hybrid.hpp"
 #include "storage_limit.hpp"
@@ -113,13 +114,10 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Hybrid<Value
   const auto& coo = a.coo();
   typename result_t::index_view coo_ptr(Kokkos::view_alloc(space, std::string("kobalt::hybrid::coo_ptr")), rows + 1);
   detail::count_ell_rows(space, ell.col_indices(), rows, ell.stored_per_row(), ell.stride(),
-                               row_ptr, "kobalt::convert<csr>::hybrid_ell_count");
+                         row_ptr, 1, "kobalt::convert<csr>::hybrid_ell_count");
   const auto coo_row = coo.row_indices();
-  Kokkos::parallel_for(
-      "kobalt::convert<csr>::hybrid_coo_count", Kokkos::RangePolicy<exec>(space, 0, coo.nnz()),
-      KOKKOS_LAMBDA(const std::int64_t k) {
-        Kokkos::atomic_add(&coo_ptr(coo_row(k) + 1), Index(1));
-      });
+  detail::count_entries_per_row(space, coo_row, coo_ptr, 1,
+                                "kobalt::convert<csr>::hybrid_coo_count");
   Kokkos::parallel_for(
       "kobalt::convert<csr>::hybrid_add_counts", Kokkos::RangePolicy<exec>(space, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i) { row_ptr(i + 1) += coo_ptr(i + 1); });

@@ -4,6 +4,7 @@
 
 #include "convert_coo.hpp"
 #include "convert_ell.hpp"
+#include "count_rows.hpp"
 #include "csr.hpp"
 #include "sellp.hpp"
 #include "storage_limit.hpp"
@@ -170,14 +171,8 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Sellp<Value,
   const auto lengths = a.slice_lengths();
   const auto sellp_col = a.col_indices();
   const auto sellp_val = a.values();
-  Kokkos::parallel_for(
-      "kobalt::convert<csr>::sellp_count", Kokkos::RangePolicy<exec>(space, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int64_t s = i / b, base = sets(s) + i % b, width = lengths(s);
-        std::int64_t k = 0;
-        while (k < width && sellp_col(base + k * b) >= 0) ++k;
-        row_ptr(i + 1) = static_cast<Index>(k);
-      });
+  detail::count_sellp_rows(space, sets, lengths, sellp_col, rows, b, row_ptr, 1,
+                           "kobalt::convert<csr>::sellp_count");
   detail::scan_row_ptr(space, row_ptr, rows, "kobalt::convert<csr>::sellp_scan");
   Kokkos::parallel_for(
       "kobalt::convert<csr>::sellp_copy", Kokkos::RangePolicy<exec>(space, 0, rows),

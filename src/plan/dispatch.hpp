@@ -15,9 +15,38 @@
 #include "../kernels/sellp_slices.hpp"
 #include "../tuning/select.hpp"
 
+#include <cstddef>
+#include <string>
+#include <type_traits>
 #include <variant>
 
 namespace kobalt::detail {
+
+// ---- workspace ---------------------------------------------------------------
+
+/// Scratch an apply needs besides x and y, in double words (any value type fits).
+template <class Matrix>
+using workspace_view = Kokkos::View<double*, typename Matrix::memory_space>;
+
+/// Formats whose kernels may need workspace (a permuted CsrK gathers P x).
+template <class Matrix>
+inline constexpr bool may_need_workspace =
+    std::is_same_v<typename tuning::format_strategy<Matrix>::type, csrk::strategy>;
+
+/// The workspace argument of kernels that take none.
+struct no_workspace {};
+
+/// The workspace of matrix a: room for P x (a.cols() values) for a CsrK with
+/// a permutation, none (extent 0) for everything else. Allocated on `exec`.
+template <class ExecutionSpace, class Matrix>
+workspace_view<Matrix> make_workspace(const ExecutionSpace& exec, const Matrix& a) {
+  std::size_t words = 0;
+  if constexpr (may_need_workspace<Matrix>)
+    words = a.is_permuted() ? static_cast<std::size_t>(a.cols()) : 0;
+  return workspace_view<Matrix>(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing,
+                                                   std::string("kobalt::workspace")),
+                                words);
+}
 
 // ---- the policy of a (format, strategy): select() with the format's facts ----
 

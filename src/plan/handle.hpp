@@ -39,7 +39,7 @@ class SpmvHandle {
   using matrix_type = Matrix;
   using execution_space = ExecutionSpace;
   using strategy_type = typename tuning::format_strategy<Matrix>::type;
-  using workspace_type = Kokkos::View<double*, typename Matrix::memory_space>;
+  using workspace_type = detail::workspace_view<Matrix>;
 
   /// Analyses `a` on `exec` (tuning::analyze), reads the device profile
   /// (tuning::profile_of), and resolves `strategy` (default: the format's
@@ -56,7 +56,7 @@ class SpmvHandle {
   /// tuning::summary_stats where no decision needs the distribution).
   SpmvHandle(const ExecutionSpace& exec, const Matrix& a, const strategy_type& strategy,
              const tuning::DeviceProfile& profile, const tuning::MatrixStats& stats)
-      : SpmvHandle(exec, a, strategy, profile, stats,
+      : SpmvHandle(selected{}, exec, a, strategy, profile, stats,
                    detail::policy_for(stats, profile, a, strategy)) {}
 
   /// Same with a launch policy given instead of selected (experiments,
@@ -66,7 +66,7 @@ class SpmvHandle {
   SpmvHandle(const ExecutionSpace& exec, const Matrix& a, const strategy_type& strategy,
              const tuning::DeviceProfile& profile, const tuning::MatrixStats& stats,
              const tuning::SpmvPolicy& policy)
-      : matrix_(a), strategy_(strategy), profile_(profile), stats_(stats), policy_(policy) {
+      : SpmvHandle(selected{}, exec, a, strategy, profile, stats, policy) {
     const auto expected = detail::policy_for(stats, profile, a, strategy);
     if (policy_.launches.size() != expected.launches.size())
       throw invalid_parameter("kobalt::SpmvHandle: policy '" + policy_.str() + "' has " +
@@ -82,13 +82,6 @@ class SpmvHandle {
         throw invalid_parameter("kobalt::SpmvHandle: launch " + policy_.str() +
                                 " needs positive sizes (entries_per_thread >= 1 for chunked "
                                 "launches, 0 for row launches)");
-    }
-    if constexpr (needs_workspace) {
-      if (a.is_permuted())
-        workspace_ = workspace_type(
-            Kokkos::view_alloc(exec, Kokkos::WithoutInitializing,
-                               std::string("kobalt::handle::workspace")),
-            static_cast<std::size_t>(a.cols()));
     }
   }
 
@@ -117,15 +110,22 @@ class SpmvHandle {
   }
 
  private:
-  static constexpr bool needs_workspace =
-      std::is_same_v<strategy_type, csrk::strategy>;
+  /// Tag of the constructor that every other one ends in: the policy is
+  /// taken as it is (selected, or checked by the caller).
+  struct selected {};
+  SpmvHandle(selected, const ExecutionSpace& exec, const Matrix& a, const strategy_type& strategy,
+             const tuning::DeviceProfile& profile, const tuning::MatrixStats& stats,
+             const tuning::SpmvPolicy& policy)
+      : matrix_(a), strategy_(strategy), profile_(profile), stats_(stats), policy_(policy) {
+    workspace_ = detail::make_workspace(exec, a);
+  }
 
   Matrix matrix_;
   strategy_type strategy_;
   tuning::DeviceProfile profile_;
   tuning::MatrixStats stats_;
   tuning::SpmvPolicy policy_;
-  workspace_type workspace_{std::string("kobalt::handle::workspace"), 0};
+  workspace_type workspace_;
 };
 
 /// make_handle(exec, A[, strategy]): SpmvHandle with the types deduced.

@@ -126,11 +126,12 @@ void spmv(const ExecutionSpace& exec, const SpmvHandle<Matrix, HandleSpace>& han
                    handle.matrix(), x, beta, y);
 }
 
-/// spmv without a handle: builds a temporary one from the statistics the
-/// format knows without a pass over it (tuning::summary_stats) and the
-/// cached device profile, with `strategy` (default: the format's first).
-/// For repeated products build a handle once (make_handle) instead; a
-/// permuted CsrK allocates its workspace on every call here.
+/// spmv without a handle: selects the policy from the statistics the format
+/// knows without a pass over it (tuning::summary_stats) and the cached device
+/// profile, with `strategy` (default: the format's first), then dispatches
+/// like spmv with a handle. For repeated products build a handle once
+/// (make_handle) instead; a permuted CsrK allocates its workspace on every
+/// call here.
 template <class ExecutionSpace, class Matrix, class XView, class YView,
           class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
 void spmv(const ExecutionSpace& exec, typename YView::const_value_type alpha, const Matrix& a,
@@ -138,10 +139,21 @@ void spmv(const ExecutionSpace& exec, typename YView::const_value_type alpha, co
           const typename tuning::format_strategy<Matrix>::type& strategy = {}) {
   detail::check_types<ExecutionSpace, Matrix, XView, YView>();
   detail::check_extents(a, x, y);
-  const SpmvHandle<Matrix, ExecutionSpace> handle(exec, a, strategy,
-                                                  tuning::cached_profile_of(exec),
-                                                  tuning::summary_stats(a));
-  spmv(exec, handle, alpha, a, x, beta, y);
+  using scalar = typename YView::non_const_value_type;
+  if (a.rows() == 0 || y.extent(1) == 0) return;
+  if (a.nnz() == 0 || alpha == scalar(0)) {
+    detail::scale(exec, beta, y);
+    return;
+  }
+  const auto policy = detail::policy_for(tuning::summary_stats(a),
+                                         tuning::cached_profile_of(exec), a, strategy);
+  if constexpr (detail::may_need_workspace<Matrix>) {
+    detail::dispatch(exec, strategy, policy, detail::make_workspace(exec, a), alpha, a, x, beta,
+                     y);
+  } else {
+    // No allocation on the per-call path: the other kernels take no workspace.
+    detail::dispatch(exec, strategy, policy, detail::no_workspace{}, alpha, a, x, beta, y);
+  }
 }
 
 /// spmv on the default instance of the matrix's execution space.

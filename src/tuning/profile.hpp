@@ -239,9 +239,10 @@ DeviceProfile profile_of(const ExecutionSpace& exec) {
 }
 
 /// profile_of(exec), computed once per device and execution-space type in
-/// this process (device queries cost more than a small SpMV); a copy.
+/// this process (device queries cost more than a small SpMV). The reference
+/// stays valid for the whole run (entries are never removed).
 template <class ExecutionSpace>
-DeviceProfile cached_profile_of(const ExecutionSpace& exec) {
+const DeviceProfile& cached_profile_of(const ExecutionSpace& exec) {
   static std::mutex lock;
   static std::map<int, DeviceProfile> profiles;
   const std::lock_guard<std::mutex> guard(lock);

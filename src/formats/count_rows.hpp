@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Entries per row of each format, counted on the device. Shared by the
+// X -> Csr conversions (which count into row_ptr(i + 1), offset 1) and by
+// row_lengths() for tuning::analyze (offset 0). Padding never counts.
+#pragma once
+
+#include "format_traits.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace kobalt::detail {
+
+/// out(row(k) + offset) += 1 for every entry k of a (row, col) entry list.
+template <class ExecutionSpace, class RowView, class OutView>
+void count_entries_per_row(const ExecutionSpace& exec, const RowView& row, const OutView& out,
+                           std::int64_t offset, const char* label) {
+  using count = typename OutView::non_const_value_type;
+  Kokkos::parallel_for(
+      label,
+      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(row.extent(0))),
+      KOKKOS_LAMBDA(const std::int64_t k) {
+        Kokkos::atomic_add(&out(static_cast<std::int64_t>(row(k)) + offset), count(1));
+      });
+}
+
+/// out(i + offset) = slots of ELL row i before its first padding slot (a
+/// row's entries precede its padding).
+template <class ExecutionSpace, class IndexView, class OutView>
+void count_ell_rows(const ExecutionSpace& exec, const IndexView& col, std::int64_t rows,
+                    std::int64_t width, std::int64_t stride, const OutView& out,
+                    std::int64_t offset, const char* label) {
+  using count = typename OutView::non_const_value_type;
+  Kokkos::parallel_for(
+      label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        std::int64_t k = 0;
+        while (k < width && col(k * stride + i) >= 0) ++k;
+        out(i + offset) = static_cast<count>(k);
+      });
+}
+
+/// out(i + offset) = slots of SELL-P row i before its first padding slot.
+template <class ExecutionSpace, class IndexView, class OutView>
+void count_sellp_rows(const ExecutionSpace& exec, const IndexView& slice_sets,
+                      const IndexView& slice_lengths, const IndexView& col, std::int64_t rows,
+                      std::int64_t b, const OutView& out, std::int64_t offset, const char* label) {
+  using count = typename OutView::non_const_value_type;
+  Kokkos::parallel_for(
+      label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int64_t s = i / b, base = slice_sets(s) + i % b, width = slice_lengths(s);
+        std::int64_t k = 0;
+        while (k < width && col(base + k * b) >= 0) ++k;
+        out(i + offset) = static_cast<count>(k);
+      });
+}
+
+/// out(row) += entries of that row in ALIGNED_COO's seg part. Each row is
+/// one run in one lane, so a plain add per run is race-free.
+template <class ExecutionSpace, class IndexView, class OutView>
+void add_seg_runs(const ExecutionSpace& exec, const IndexView& seg_row, const IndexView& seg_col,
+                  std::int64_t seg_size, std::int64_t num_seg, const OutView& out,
+                  const char* label) {
+  using index_type = typename IndexView::non_const_value_type;
+  using count = typename OutView::non_const_value_type;
+  Kokkos::parallel_for(
+      label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, seg_size),
+      KOKKOS_LAMBDA(const std::int64_t lane) {
+        index_type current = padding_index<index_type>;
+        count run = 0;
+        for (std::int64_t s = 0; s < num_seg; ++s) {
+          const std::int64_t slot = s * seg_size + lane;
+          if (seg_col(slot) == padding_index<index_type>) break;
+          if (seg_row(slot) != current) {
+            if (current != padding_index<index_type>) out(current) += run;
+            current = seg_row(slot);
+            run = 0;
+          }
+          ++run;
+        }
+        if (current != padding_index<index_type>) out(current) += run;
+      });
+}
+
+}  // namespace kobalt::detail
