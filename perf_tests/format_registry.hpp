@@ -92,9 +92,9 @@ inline bool is_peer(const std::string& name) { return name == "kk" || name == "c
 
 /// Every format name this build knows, for --help and the default run.
 inline std::vector<std::string> default_format_specs() {
-  std::vector<std::string> specs = {"csr:basic", "csr:classical", "coo",    "ell",
-                                    "sellp",     "hybrid",        "csrk:k=2", "csrk:k=3",
-                                    "aligned_coo"};
+  std::vector<std::string> specs = {"csr",      "csr:basic", "csr:classical", "csr:load_balance",
+                                    "coo",      "ell",       "sellp",         "hybrid",
+                                    "csrk:k=2", "csrk:k=3",  "aligned_coo"};
 #if defined(KOBALT_BENCH_KOKKOSKERNELS)
   specs.push_back("kk");
 #endif
@@ -119,10 +119,13 @@ template <class View, class Value, class Index, class Device>
 Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& csr) {
   if (spec.name == "csr") {
     spec.only({});
-    csr::strategy strategy = csr::classical{};
+    csr::strategy strategy = csr::automatic{};
     if (spec.word == "basic") strategy = csr::basic{};
-    else if (!spec.word.empty() && spec.word != "classical")
-      throw std::invalid_argument("csr strategy '" + spec.word + "' is not built (known: basic, classical)");
+    else if (spec.word == "classical") strategy = csr::classical{};
+    else if (spec.word == "load_balance") strategy = csr::load_balance{};
+    else if (!spec.word.empty() && spec.word != "automatic")
+      throw std::invalid_argument("csr strategy '" + spec.word +
+                                  "' is not built (known: automatic, basic, classical, load_balance)");
     auto a = to_csr(csr);
     return wrap<decltype(a), View>(a, "", strategy);
   }

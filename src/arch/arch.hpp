@@ -9,12 +9,18 @@
 //   device_info(exec)       backend, device name, compute units, L2, memory
 //   memory_info<Space>()    free and total bytes of a memory space
 //   atomic_add(dst, v)      y += v where several threads may hit the same y
+//   lanes<Exec>             shuffles and votes on the W vector lanes of a team thread
+//   segmented_scan<Exec,W>  inclusive scan over those lanes, restarted where the key changes
+//   segment_end<Exec,W>     whether a lane holds the last of its key's run
+//   with_lane_width(exec,f) f(integral_constant<int, W>) for the warp width at run time
 #pragma once
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace kobalt::arch {
 
@@ -83,6 +89,56 @@ DeviceInfo device_info(const ExecutionSpace& exec) {
 template <class MemorySpace>
 MemoryInfo memory_info() {
   return memory<MemorySpace>::info();
+}
+
+// ---- warp-level primitives (000 §3.2.1) -------------------------------------
+
+/// Inclusive scan of v[0..N) over the W lanes of a team thread, restarted
+/// wherever `key` changes: afterwards lane l holds the sum over the lanes of
+/// its run up to l, so the last lane of each run holds the run's total. Keys
+/// must come in contiguous runs (row-sorted entries; a run of "no row" keys
+/// after them is fine). log2(W) fixed stages, 5 on 32 lanes (000 Alg. 1
+/// line 7): stage d adds the value d lanes up when that lane has the same key
+/// (with contiguous runs, equal keys d apart mean one run). All W lanes must
+/// call it together.
+template <class ExecutionSpace, int W, class Key, class T, int N>
+KOKKOS_INLINE_FUNCTION void segmented_scan(int lane, Key key, T (&v)[N]) {
+  using L = lanes<ExecutionSpace>;
+  for (int d = 1; d < W; d *= 2) {
+    const Key up_key = L::template shfl_up<W>(key, d);
+    const bool same = lane >= d && up_key == key;
+    for (int j = 0; j < N; ++j) {
+      const T up = L::template shfl_up<W>(v[j], d);
+      if (same) v[j] += up;
+    }
+  }
+}
+
+/// Whether `lane` holds the last of its key's run among the W lanes (the
+/// lane that holds the run's total after segmented_scan). All W lanes must
+/// call it together.
+template <class ExecutionSpace, int W, class Key>
+KOKKOS_INLINE_FUNCTION bool segment_end(int lane, Key key) {
+  const Key next = lanes<ExecutionSpace>::template shfl_down<W>(key, 1);
+  return lane == W - 1 || next != key;
+}
+
+/// Calls f(std::integral_constant<int, W>{}) with W = warp_width(exec), from
+/// the widths the backend can have (1 on hosts, 32 on CUDA, 64 or 32 on
+/// HIP): the lane count of the warp kernels is a compile-time constant
+/// picked at run time from this short list (STYLE.md).
+template <class ExecutionSpace, class F>
+void with_lane_width(const ExecutionSpace& exec, F&& f) {
+  constexpr int widest = lanes<ExecutionSpace>::max_width;
+  const int w = warp_width(exec);
+  if (w == widest) {
+    f(std::integral_constant<int, widest>{});
+  } else if constexpr (widest == 64) {
+    if (w == 32) f(std::integral_constant<int, 32>{});
+    else throw std::runtime_error("kobalt::arch: unsupported warp width " + std::to_string(w));
+  } else {
+    throw std::runtime_error("kobalt::arch: unsupported warp width " + std::to_string(w));
+  }
 }
 
 }  // namespace kobalt::arch

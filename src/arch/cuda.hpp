@@ -19,6 +19,76 @@ struct backend<Kokkos::Cuda> {
   }
 };
 
+/// CUDA lane primitives: the intrinsics on the W lanes of a team thread
+/// (Kokkos puts a team thread's vector lanes in threadIdx.x, so they are W
+/// consecutive lanes of one warp; W is a power of two <= 32). Host passes of
+/// these __host__ __device__ functions take the host fallback.
+template <>
+struct lanes<Kokkos::Cuda> {
+  static constexpr int max_width = 32;
+
+  /// The W lanes of this team thread within the warp.
+  template <int W>
+  KOKKOS_INLINE_FUNCTION static unsigned mask() {
+#if defined(__CUDA_ARCH__)
+    static_assert(W >= 1 && W <= 32 && (W & (W - 1)) == 0, "W must be a power of two <= 32");
+    if constexpr (W == 32) {
+      return 0xffffffffu;
+    } else {
+      const unsigned linear = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+      return ((1u << W) - 1u) << ((linear & 31u) & ~unsigned(W - 1));
+    }
+#else
+    return 1u;
+#endif
+  }
+  template <int W, class T>
+  KOKKOS_INLINE_FUNCTION static T shfl_up(T v, int delta) {
+#if defined(__CUDA_ARCH__)
+    return __shfl_up_sync(mask<W>(), v, delta, W);
+#else
+    (void)delta;
+    return v;
+#endif
+  }
+  template <int W, class T>
+  KOKKOS_INLINE_FUNCTION static T shfl_down(T v, int delta) {
+#if defined(__CUDA_ARCH__)
+    return __shfl_down_sync(mask<W>(), v, delta, W);
+#else
+    (void)delta;
+    return v;
+#endif
+  }
+  template <int W, class T>
+  KOKKOS_INLINE_FUNCTION static T shfl(T v, int source_lane) {
+#if defined(__CUDA_ARCH__)
+    return __shfl_sync(mask<W>(), v, source_lane, W);
+#else
+    (void)source_lane;
+    return v;
+#endif
+  }
+  template <int W>
+  KOKKOS_INLINE_FUNCTION static bool any(bool p) {
+#if defined(__CUDA_ARCH__)
+    return __any_sync(mask<W>(), p) != 0;
+#else
+    return p;
+#endif
+  }
+  /// Bit l set where lane l of the W lanes has p.
+  template <int W>
+  KOKKOS_INLINE_FUNCTION static std::uint64_t ballot(bool p) {
+#if defined(__CUDA_ARCH__)
+    const unsigned m = mask<W>();
+    return static_cast<std::uint64_t>((__ballot_sync(m, p) & m) >> (__ffs(m) - 1));
+#else
+    return p ? 1u : 0u;
+#endif
+  }
+};
+
 namespace detail {
 inline MemoryInfo cuda_memory() {
   std::size_t free_bytes = 0, total_bytes = 0;

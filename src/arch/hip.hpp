@@ -20,6 +20,62 @@ struct backend<Kokkos::HIP> {
   }
 };
 
+/// HIP lane primitives on the W lanes of a team thread (W consecutive lanes
+/// of a wavefront of 64 on CDNA/GCN or 32 on RDNA; W a power of two no
+/// larger than the wavefront). HIP's shuffles need no mask; its votes cover
+/// the whole wavefront, so any() is this group's bits of the ballot.
+template <>
+struct lanes<Kokkos::HIP> {
+  // The widest wavefront (CDNA/GCN); RDNA's 32 is the other width that
+  // with_lane_width instantiates. One value for host and device passes.
+  static constexpr int max_width = 64;
+
+  template <int W, class T>
+  KOKKOS_INLINE_FUNCTION static T shfl_up(T v, int delta) {
+#if defined(__HIP_DEVICE_COMPILE__)
+    return __shfl_up(v, delta, W);
+#else
+    (void)delta;
+    return v;
+#endif
+  }
+  template <int W, class T>
+  KOKKOS_INLINE_FUNCTION static T shfl_down(T v, int delta) {
+#if defined(__HIP_DEVICE_COMPILE__)
+    return __shfl_down(v, delta, W);
+#else
+    (void)delta;
+    return v;
+#endif
+  }
+  template <int W, class T>
+  KOKKOS_INLINE_FUNCTION static T shfl(T v, int source_lane) {
+#if defined(__HIP_DEVICE_COMPILE__)
+    return __shfl(v, source_lane, W);
+#else
+    (void)source_lane;
+    return v;
+#endif
+  }
+  /// Bit l set where lane l of the W lanes has p.
+  template <int W>
+  KOKKOS_INLINE_FUNCTION static std::uint64_t ballot(bool p) {
+#if defined(__HIP_DEVICE_COMPILE__)
+    static_assert(W >= 1 && W <= 64 && (W & (W - 1)) == 0, "W must be a power of two <= 64");
+    const std::uint64_t all = static_cast<std::uint64_t>(__ballot(p));
+    const unsigned first = __lane_id() & ~unsigned(W - 1);
+    const std::uint64_t group = W == 64 ? ~std::uint64_t(0) : ((std::uint64_t(1) << W) - 1);
+    return (all >> first) & group;
+#else
+    return p ? 1u : 0u;
+#endif
+  }
+  template <int W>
+  KOKKOS_INLINE_FUNCTION static bool any(bool p) {
+    return ballot<W>(p) != 0;
+  }
+};
+
 namespace detail {
 inline MemoryInfo hip_memory() {
   std::size_t free_bytes = 0, total_bytes = 0;

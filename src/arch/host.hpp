@@ -89,6 +89,27 @@ struct backend {
   }
 };
 
+/// The lane primitives of a logical warp: the W vector lanes of one team
+/// thread, which run in lockstep on GPUs. This primary template is the host
+/// fallback, always built: host vector lanes are one thread's loop, so the
+/// logical warp has one lane (max_width 1), a shuffle from another lane
+/// returns the caller's own value (as CUDA's does when the source lane is
+/// outside the warp), and a vote is the lane's own predicate.
+template <class ExecutionSpace>
+struct lanes {
+  static constexpr int max_width = 1;
+  template <int W, class T>
+  KOKKOS_INLINE_FUNCTION static T shfl_up(T v, int) { return v; }
+  template <int W, class T>
+  KOKKOS_INLINE_FUNCTION static T shfl_down(T v, int) { return v; }
+  template <int W, class T>
+  KOKKOS_INLINE_FUNCTION static T shfl(T v, int) { return v; }
+  template <int W>
+  KOKKOS_INLINE_FUNCTION static bool any(bool p) { return p; }
+  template <int W>
+  KOKKOS_INLINE_FUNCTION static std::uint64_t ballot(bool p) { return p ? 1u : 0u; }
+};
+
 /// Memory of a space; this primary template is host memory (free = pages
 /// available now).
 template <class MemorySpace>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The shared body of the run-and-flush kernels (COO chunks, ALIGNED_COO's
-// lanes): one thread walks row-sorted slots, sums while the row stays the
-// same and hands each finished run to flush(row, sums). The warp-segmented scan of 000 Alg. 1 (the
-// skewed-matrix issue) replaces this per-thread walk on GPUs.
+// The run-and-flush walk of ALIGNED_COO's lanes: one thread walks
+// row-sorted slots, sums while the row stays the same and hands each
+// finished run to flush(row, sums). (COO itself runs 000 Alg. 1's warp
+// chunks, kernels/coo_segmented.hpp.)
 #pragma once
 
 #include "common.hpp"
@@ -12,26 +12,6 @@
 #include <cstdint>
 
 namespace kobalt::detail {
-
-/// Entries [first, last) of a row-sorted list (COO): flush at every row
-/// change and at the end.
-template <class RowView, class ColView, class ValView, class XB, class Scalar, int N, class Flush>
-KOKKOS_INLINE_FUNCTION void segment_flush(const RowView& row, const ColView& col,
-                                          const ValView& val, const XB& x, std::int64_t first,
-                                          std::int64_t last, Sums<Scalar, N>& sum,
-                                          const Flush& flush) {
-  if (first >= last) return;
-  auto current = row(first);
-  for (std::int64_t k = first; k < last; ++k) {
-    if (row(k) != current) {
-      flush(current, sum);
-      current = row(k);
-      sum = Sums<Scalar, N>();
-    }
-    x.fma(sum, val(k), col(k));
-  }
-  flush(current, sum);
-}
 
 /// Slots first, first + step, ... (`count` of them) with a padding suffix
 /// (ALIGNED_COO's lanes): stops at the first padding slot; a walk that

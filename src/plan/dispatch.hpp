@@ -8,11 +8,13 @@
 
 #include "../kernels/aligned_coo_seg.hpp"
 #include "../kernels/common.hpp"
-#include "../kernels/coo_chunks.hpp"
+#include "../kernels/coo_segmented.hpp"
+#include "../kernels/csr_chunks.hpp"
 #include "../kernels/csr_rows.hpp"
 #include "../kernels/csrk_groups.hpp"
 #include "../kernels/ell_rows.hpp"
 #include "../kernels/sellp_slices.hpp"
+#include "../errors.hpp"
 #include "../tuning/select.hpp"
 
 #include <cstddef>
@@ -28,24 +30,47 @@ namespace kobalt::detail {
 template <class Matrix>
 using workspace_view = Kokkos::View<double*, typename Matrix::memory_space>;
 
-/// Formats whose kernels may need workspace (a permuted CsrK gathers P x).
+/// What a handle keeps for its kernel between applies; empty (nothing
+/// allocated) for most (format, strategy) pairs.
+template <class Matrix>
+struct Workspace {
+  workspace_view<Matrix> gather;  ///< permuted CsrK: P x of a rank-1 apply
+  CsrChunks<typename Matrix::memory_space> chunks;  ///< CSR load_balance: partition and partial sums
+  std::size_t bytes() const { return gather.extent(0) * sizeof(double) + chunks.bytes(); }
+};
+
+/// Formats whose kernels may need workspace (a permuted CsrK gathers P x;
+/// CSR load_balance keeps its chunk partition).
 template <class Matrix>
 inline constexpr bool may_need_workspace =
-    std::is_same_v<typename tuning::format_strategy<Matrix>::type, csrk::strategy>;
+    std::is_same_v<typename tuning::format_strategy<Matrix>::type, csrk::strategy> ||
+    std::is_same_v<typename tuning::format_strategy<Matrix>::type, csr::strategy>;
 
 /// The workspace argument of kernels that take none.
 struct no_workspace {};
 
-/// The workspace of matrix a: room for P x (a.cols() values) for a CsrK with
-/// a permutation, none (extent 0) for everything else. Allocated on `exec`.
-template <class ExecutionSpace, class Matrix>
-workspace_view<Matrix> make_workspace(const ExecutionSpace& exec, const Matrix& a) {
-  std::size_t words = 0;
-  if constexpr (may_need_workspace<Matrix>)
-    words = a.is_permuted() ? static_cast<std::size_t>(a.cols()) : 0;
-  return workspace_view<Matrix>(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing,
-                                                   std::string("kobalt::workspace")),
-                                words);
+/// The workspace of matrix a for the strategy and policy that will run (a
+/// resolved strategy): room for P x (a.cols() values) for a CsrK with a
+/// permutation, the chunk partition for CSR load_balance, nothing else.
+/// Allocated and filled on `exec`.
+template <class ExecutionSpace, class Matrix, class Strategy>
+Workspace<Matrix> make_workspace(const ExecutionSpace& exec, const Matrix& a,
+                                 const Strategy& strategy, const tuning::SpmvPolicy& policy) {
+  Workspace<Matrix> w;
+  if constexpr (std::is_same_v<Strategy, csrk::strategy>) {
+    if (a.is_permuted())
+      w.gather = workspace_view<Matrix>(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing,
+                                                           std::string("kobalt::workspace")),
+                                        static_cast<std::size_t>(a.cols()));
+  } else if constexpr (std::is_same_v<Strategy, csr::strategy>) {
+    if (std::holds_alternative<csr::load_balance>(strategy)) {
+      const auto& l = policy.launches.at(0);
+      w.chunks = make_csr_chunks(exec, a, l.entries_per_thread * l.vector_length);
+    }
+  } else {
+    (void)exec, (void)a, (void)strategy, (void)policy;
+  }
+  return w;
 }
 
 // ---- the policy of a (format, strategy): select() with the format's facts ----
@@ -72,7 +97,13 @@ template <class V, class I, class D, class Strategy>
 tuning::SpmvPolicy policy_for(const tuning::MatrixStats& stats,
                               const tuning::DeviceProfile& profile, const Hybrid<V, I, D>& a,
                               const Strategy& s) {
-  return tuning::select(stats, profile, s, a.ell_width());
+  return tuning::select(stats, profile, s, a.ell_width(), a.coo().nnz());
+}
+template <class V, class I, class D, class Strategy>
+tuning::SpmvPolicy policy_for(const tuning::MatrixStats& stats,
+                              const tuning::DeviceProfile& profile, const AlignedCoo<V, I, D>& a,
+                              const Strategy& s) {
+  return tuning::select(stats, profile, s, a.flat().nnz());
 }
 template <class V, class I, class D, class Strategy>
 tuning::SpmvPolicy policy_for(const tuning::MatrixStats& stats,
@@ -98,12 +129,30 @@ void run(const E& exec, const tuning::SpmvPolicy& p, const W&, csr::classical,
 }
 
 template <class E, class V, class I, class D, class X, class Y, class W>
-void run(const E& exec, const tuning::SpmvPolicy& p, const W&, coo::chunks,
+void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace, csr::load_balance,
+         typename Y::non_const_value_type alpha, const Csr<V, I, D>& a, const X& x,
+         typename Y::non_const_value_type beta, const Y& y) {
+  csr_chunks(exec, p.launches.at(0), kernel_label("csr", "load_balance"), alpha, a, x, beta, y,
+             workspace.chunks);
+}
+
+/// Never reached: handles and the handle-less spmv resolve automatic first
+/// (tuning::resolve); kept so the strategy variant visits completely.
+template <class E, class V, class I, class D, class X, class Y, class W>
+void run(const E&, const tuning::SpmvPolicy&, const W&, csr::automatic,
+         typename Y::non_const_value_type, const Csr<V, I, D>&, const X&,
+         typename Y::non_const_value_type, const Y&) {
+  throw invalid_parameter("kobalt::spmv: csr::automatic must be resolved before dispatch");
+}
+
+/// 000 §3.1: y is scaled first (the kernel only adds), unless beta == 1.
+template <class E, class V, class I, class D, class X, class Y, class W>
+void run(const E& exec, const tuning::SpmvPolicy& p, const W&, coo::segmented,
          typename Y::non_const_value_type alpha, const Coo<V, I, D>& a, const X& x,
          typename Y::non_const_value_type beta, const Y& y) {
   scale(exec, beta, y);
-  coo_chunks(exec, p.launches.at(0), kernel_label("coo", "chunks"), alpha, a.row_indices(),
-             a.col_indices(), a.values(), x, y);
+  coo_segmented(exec, p.launches.at(0), kernel_label("coo", "segmented"), alpha, a.row_indices(),
+                a.col_indices(), a.values(), x, y);
 }
 
 template <class E, class V, class I, class D, class X, class Y, class W>
@@ -132,15 +181,15 @@ void run(const E& exec, const tuning::SpmvPolicy& p, const W&, hybrid::ell_then_
   else
     ell_rows(exec, p.launches.at(0), kernel_label("hybrid", "ell"), alpha, a.ell(), x, beta, y);
   const auto& coo = a.coo();
-  coo_chunks(exec, p.launches.at(1), kernel_label("hybrid", "coo"), alpha, coo.row_indices(),
-             coo.col_indices(), coo.values(), x, y);
+  coo_segmented(exec, p.launches.at(1), kernel_label("hybrid", "coo"), alpha, coo.row_indices(),
+                coo.col_indices(), coo.values(), x, y);
 }
 
 template <class E, class V, class I, class D, class X, class Y, class W>
 void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace, csrk::groups,
          typename Y::non_const_value_type alpha, const CsrK<V, I, D>& a, const X& x,
          typename Y::non_const_value_type beta, const Y& y) {
-  csrk_groups(exec, p.launches.at(0), alpha, a, x, beta, y, workspace);
+  csrk_groups(exec, p.launches.at(0), alpha, a, x, beta, y, workspace.gather);
 }
 
 /// 004 §IV-D: y = beta*y on every row, the seg kernel, then the flat part.
@@ -150,8 +199,8 @@ void run(const E& exec, const tuning::SpmvPolicy& p, const W&, aligned_coo::seg_
          typename Y::non_const_value_type beta, const Y& y) {
   scale(exec, beta, y);
   aligned_coo_seg(exec, p.launches.at(0), kernel_label("aligned_coo", "seg"), alpha, a, x, y);
-  coo_chunks(exec, p.launches.at(1), kernel_label("aligned_coo", "flat"), alpha,
-             a.flat().row_indices(), a.flat().col_indices(), a.flat().values(), x, y);
+  coo_segmented(exec, p.launches.at(1), kernel_label("aligned_coo", "flat"), alpha,
+                a.flat().row_indices(), a.flat().col_indices(), a.flat().values(), x, y);
 }
 
 /// The visit over the strategy variant: the one dispatch of every apply.

@@ -30,20 +30,21 @@ namespace kobalt {
 /// Sharing: apply (spmv with the handle) never changes the handle. Applies
 /// through one handle may run at the same time on different execution-space
 /// instances, except when the handle holds workspace (workspace_bytes() > 0:
-/// today only a permuted CsrK, whose apply gathers P x there): such applies
-/// must be ordered, e.g. one handle per instance (the matrix is shared by
-/// reference, not copied).
+/// a permuted CsrK gathers P x there, CSR load_balance combines the partial
+/// sums of split rows there): such applies must be ordered, e.g. one handle
+/// per instance (the matrix is shared by reference, not copied).
 template <class Matrix, class ExecutionSpace = typename Matrix::execution_space>
 class SpmvHandle {
  public:
   using matrix_type = Matrix;
   using execution_space = ExecutionSpace;
   using strategy_type = typename tuning::format_strategy<Matrix>::type;
-  using workspace_type = detail::workspace_view<Matrix>;
+  using workspace_type = detail::Workspace<Matrix>;
 
   /// Analyses `a` on `exec` (tuning::analyze), reads the device profile
   /// (tuning::profile_of), and resolves `strategy` (default: the format's
-  /// first) to a policy with tuning::select.
+  /// first; csr::automatic becomes the kernel 003 Alg. 3 picks, which
+  /// strategy() then names) to a policy with tuning::select.
   SpmvHandle(const ExecutionSpace& exec, const Matrix& a, const strategy_type& strategy = {})
       : SpmvHandle(exec, a, strategy, tuning::cached_profile_of(exec)) {}
 
@@ -66,24 +67,8 @@ class SpmvHandle {
   SpmvHandle(const ExecutionSpace& exec, const Matrix& a, const strategy_type& strategy,
              const tuning::DeviceProfile& profile, const tuning::MatrixStats& stats,
              const tuning::SpmvPolicy& policy)
-      : SpmvHandle(selected{}, exec, a, strategy, profile, stats, policy) {
-    const auto expected = detail::policy_for(stats, profile, a, strategy);
-    if (policy_.launches.size() != expected.launches.size())
-      throw invalid_parameter("kobalt::SpmvHandle: policy '" + policy_.str() + "' has " +
-                              std::to_string(policy_.launches.size()) + " launches, " +
-                              expected.kernel + " needs " +
-                              std::to_string(expected.launches.size()));
-    for (std::size_t n = 0; n < policy_.launches.size(); ++n) {
-      const auto& l = policy_.launches[n];
-      // Chunked launches walk entries_per_thread entries; row launches none.
-      const bool chunked = expected.launches[n].entries_per_thread > 0;
-      if (l.team_size < 1 || l.vector_length < 1 || l.rows_per_team < 1 || l.row_threads < 1 ||
-          (chunked ? l.entries_per_thread < 1 : l.entries_per_thread != 0))
-        throw invalid_parameter("kobalt::SpmvHandle: launch " + policy_.str() +
-                                " needs positive sizes (entries_per_thread >= 1 for chunked "
-                                "launches, 0 for row launches)");
-    }
-  }
+      : SpmvHandle(selected{}, exec, a, strategy, profile, stats,
+                   checked(policy, detail::policy_for(stats, profile, a, strategy))) {}
 
   const Matrix& matrix() const { return matrix_; }
   const strategy_type& strategy() const { return strategy_; }
@@ -91,7 +76,7 @@ class SpmvHandle {
   const tuning::MatrixStats& stats() const { return stats_; }
   const tuning::SpmvPolicy& policy() const { return policy_; }
   const workspace_type& workspace() const { return workspace_; }
-  std::size_t workspace_bytes() const { return workspace_.extent(0) * sizeof(double); }
+  std::size_t workspace_bytes() const { return workspace_.bytes(); }
 
   /// One line for tables: the kernel and its launches, e.g.
   /// "classical rows{team_size=16, vector_length=8, rows_per_team=16}".
@@ -110,14 +95,40 @@ class SpmvHandle {
   }
 
  private:
+  /// `policy` if it has the launches `expected` has, each with positive
+  /// sizes; throws invalid_parameter otherwise (before anything is allocated).
+  static const tuning::SpmvPolicy& checked(const tuning::SpmvPolicy& policy,
+                                           const tuning::SpmvPolicy& expected) {
+    if (policy.launches.size() != expected.launches.size())
+      throw invalid_parameter("kobalt::SpmvHandle: policy '" + policy.str() + "' has " +
+                              std::to_string(policy.launches.size()) + " launches, " +
+                              expected.kernel + " needs " +
+                              std::to_string(expected.launches.size()));
+    for (std::size_t n = 0; n < policy.launches.size(); ++n) {
+      const auto& l = policy.launches[n];
+      // Chunked launches walk entries_per_thread entries; row launches none.
+      const bool chunked = expected.launches[n].entries_per_thread > 0;
+      if (l.team_size < 1 || l.vector_length < 1 || l.rows_per_team < 1 || l.row_threads < 1 ||
+          (chunked ? l.entries_per_thread < 1 : l.entries_per_thread != 0))
+        throw invalid_parameter("kobalt::SpmvHandle: launch " + policy.str() +
+                                " needs positive sizes (entries_per_thread >= 1 for chunked "
+                                "launches, 0 for row launches)");
+    }
+    return policy;
+  }
+
   /// Tag of the constructor that every other one ends in: the policy is
   /// taken as it is (selected, or checked by the caller).
   struct selected {};
   SpmvHandle(selected, const ExecutionSpace& exec, const Matrix& a, const strategy_type& strategy,
              const tuning::DeviceProfile& profile, const tuning::MatrixStats& stats,
              const tuning::SpmvPolicy& policy)
-      : matrix_(a), strategy_(strategy), profile_(profile), stats_(stats), policy_(policy) {
-    workspace_ = detail::make_workspace(exec, a);
+      : matrix_(a),
+        strategy_(tuning::resolve(stats, profile, strategy)),
+        profile_(profile),
+        stats_(stats),
+        policy_(policy) {
+    workspace_ = detail::make_workspace(exec, a, strategy_, policy_);
   }
 
   Matrix matrix_;

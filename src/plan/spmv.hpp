@@ -130,8 +130,9 @@ void spmv(const ExecutionSpace& exec, const SpmvHandle<Matrix, HandleSpace>& han
 /// knows without a pass over it (tuning::summary_stats) and the cached device
 /// profile, with `strategy` (default: the format's first), then dispatches
 /// like spmv with a handle. For repeated products build a handle once
-/// (make_handle) instead; a permuted CsrK allocates its workspace on every
-/// call here.
+/// (make_handle) instead; a permuted CsrK and CSR load_balance (which
+/// csr::automatic picks for large or skewed matrices) allocate and fill
+/// their workspace on every call here.
 template <class ExecutionSpace, class Matrix, class XView, class YView,
           class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
 void spmv(const ExecutionSpace& exec, typename YView::const_value_type alpha, const Matrix& a,
@@ -145,14 +146,16 @@ void spmv(const ExecutionSpace& exec, typename YView::const_value_type alpha, co
     detail::scale(exec, beta, y);
     return;
   }
-  const auto policy = detail::policy_for(tuning::summary_stats(a),
-                                         tuning::cached_profile_of(exec), a, strategy);
+  const auto stats = tuning::summary_stats(a);
+  const auto& profile = tuning::cached_profile_of(exec);
+  const auto resolved = tuning::resolve(stats, profile, strategy);
+  const auto policy = detail::policy_for(stats, profile, a, resolved);
   if constexpr (detail::may_need_workspace<Matrix>) {
-    detail::dispatch(exec, strategy, policy, detail::make_workspace(exec, a), alpha, a, x, beta,
-                     y);
+    detail::dispatch(exec, resolved, policy, detail::make_workspace(exec, a, resolved, policy),
+                     alpha, a, x, beta, y);
   } else {
     // No allocation on the per-call path: the other kernels take no workspace.
-    detail::dispatch(exec, strategy, policy, detail::no_workspace{}, alpha, a, x, beta, y);
+    detail::dispatch(exec, resolved, policy, detail::no_workspace{}, alpha, a, x, beta, y);
   }
 }
 

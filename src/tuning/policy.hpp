@@ -25,6 +25,11 @@ struct LaunchShape {
   /// CSR-k: super-rows of a super-super-row processed side by side.
   int super_row_threads() const { return team_size / row_threads; }
 
+  std::string str() const {
+    std::ostringstream os;
+    os << *this;
+    return os.str();
+  }
   friend std::ostream& operator<<(std::ostream& os, const LaunchShape& s) {
     os << s.part << "{team_size=" << s.team_size << ", vector_length=" << s.vector_length;
     if (s.entries_per_thread > 0) os << ", entries_per_thread=" << s.entries_per_thread;

@@ -37,7 +37,8 @@ struct DeviceProfile {
   // --- tuning constants (table row or profile file) ---
   int team_threads = 1;             ///< threads per team of the row kernels (GPUs)
   int rows_per_team = 1;            ///< rows per league entry of the host row kernels
-  std::int64_t entries_per_thread = 1;  ///< nonzeros per thread of the chunked COO kernel
+  std::int64_t entries_per_thread = 1;  ///< nonzeros per host thread of the warp-chunk kernels (COO, CSR load_balance)
+  int warps_per_cu = 1;             ///< warps per compute unit in 000 §3.2.2's launch size (FP32 cores / 32)
   int csrk_k = 2;                   ///< CSR-k levels when the caller leaves k = 0
   std::string csrk_model = "none";  ///< 002 §4.1 size model ("ampere", "volta") or "none" = fixed sizes
   std::int64_t csrk_super_row_size = 96;       ///< SRS when csrk_model is "none"
@@ -72,9 +73,12 @@ inline void kind_defaults(DeviceProfile& p) {
     // (shared/KOKKOS_ON_H200.md, 2026-11-22).
     p.team_threads = 128;
     p.rows_per_team = 128;
-    // One 128-byte line of fp64 values per thread in the chunked COO kernel;
-    // not measured (000's warp kernel replaces it).
+    // GPUs size the warp-chunk kernels by 000 §3.2.2's oversubscription
+    // (tuning/select.hpp); this host chunk is unused there.
     p.entries_per_thread = 16;
+    // NOTES.md: warps_per_SM = FP32 cores per SM / 32: 4 on Hopper (128
+    // cores), 2 on Volta and A100 (64); 4 SIMDs per CU on AMD GCN/CDNA.
+    p.warps_per_cu = 4;
     p.csrk_k = 3;             // 002 §6.2: CSR-3 on GPUs
     p.csrk_model = "ampere";  // 002 §4.1, the newest measured architecture
   } else {
@@ -115,7 +119,7 @@ inline std::string trim(const std::string& s) {
 
 /// Applies a JSON profile file on top of `p`: one flat object of
 /// "key": value pairs, keys named as DeviceProfile's tuning fields
-/// (team_threads, rows_per_team, entries_per_thread, csrk_k, csrk_model,
+/// (team_threads, rows_per_team, entries_per_thread, warps_per_cu, csrk_k, csrk_model,
 /// csrk_super_row_size, csrk_super_super_row_size, bandwidth_gbs) plus an
 /// optional "name" that must occur in the device's name. Throws io_error
 /// naming file and line for anything else (unknown key, bad value, a profile
@@ -189,6 +193,8 @@ inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
       p.rows_per_team = static_cast<int>(whole(1, int_max));
     } else if (key == "entries_per_thread") {
       p.entries_per_thread = whole(1, count_max);
+    } else if (key == "warps_per_cu") {
+      p.warps_per_cu = static_cast<int>(whole(1, 1024));
     } else if (key == "csrk_k") {
       p.csrk_k = static_cast<int>(whole(2, 3));
     } else if (key == "csrk_model") {

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -55,16 +56,57 @@ inline LaunchShape row_launch(const DeviceProfile& profile, int lanes_per_row, c
   return s;
 }
 
-/// Entry-chunk kernels (portable COO): each thread walks a contiguous chunk.
-inline LaunchShape chunk_launch(const DeviceProfile& profile, const char* part) {
+/// Oversubscription ω of the warp-chunk kernels by nonzeros: warps per
+/// FP32-core quad of a compute unit (NOTES.md: ω counts threads per core).
+/// - NVIDIA: 000 §3.2.2, 8 below 2e5, 32 below 2e6, 128 above; [ext] Ginkgo's
+///   later 512 from 2e7 and 2048 from 2e8.
+/// - AMD: 003 §3.1, [ext] from Ginkgo's HIP source: 2 below 1e5, 8 below 1e7, 32 above.
+/// Paper values, not yet re-measured on the H200.
+inline int oversubscription(const DeviceProfile& profile, std::int64_t nnz) {
+  if (profile.backend == "HIP") return nnz < 100000 ? 2 : nnz < 10000000 ? 8 : 32;
+  if (nnz < 200000) return 8;
+  if (nnz < 2000000) return 32;
+  if (nnz < 20000000) return 128;
+  if (nnz < 200000000) return 512;
+  return 2048;
+}
+
+/// Warp-chunk kernels (COO 000 Alg. 1, CSR load_balance): equal contiguous
+/// chunks of nonzeros, one per warp of profile.warp_width lanes.
+/// - GPUs: min(ω · compute units · warps_per_cu, ceil(nnz / W)) warps (000
+///   §3.2.2 as NOTES.md derives it), profile.team_threads / W warps per team;
+///   each lane walks entries_per_thread = ceil(nnz / (warps · W)) entries.
+/// - Hosts: one lane, one thread per chunk of profile.entries_per_thread.
+inline LaunchShape warp_chunk_launch(const MatrixStats& stats, const DeviceProfile& profile,
+                                     const char* part) {
   LaunchShape s;
   s.part = part;
-  s.team_size = std::max(1, profile.team_threads);
-  s.entries_per_thread = profile.entries_per_thread;
+  if (!profile.gpu) {
+    s.entries_per_thread = std::max<std::int64_t>(profile.entries_per_thread, 1);
+    return s;
+  }
+  const int w = std::max(profile.warp_width, 1);
+  s.vector_length = w;
+  s.team_size = std::max(1, profile.team_threads / w);
+  const std::int64_t nnz = std::max<std::int64_t>(stats.nnz, 1);
+  const std::int64_t most = static_cast<std::int64_t>(oversubscription(profile, nnz)) *
+                            std::max(profile.compute_units, 1) * std::max(profile.warps_per_cu, 1);
+  const std::int64_t warps = std::max<std::int64_t>(1, std::min(most, (nnz + w - 1) / w));
+  s.entries_per_thread = (nnz + warps * w - 1) / (warps * w);
   return s;
 }
 
 namespace detail {
+/// The rule of a warp-chunk launch, for describe().
+inline std::string chunk_rule(const MatrixStats& stats, const DeviceProfile& profile) {
+  if (!profile.gpu)
+    return "chunks of " + std::to_string(profile.entries_per_thread) +
+           " nonzeros per thread (device profile)";
+  return "chunks of equal nonzeros per warp, omega = " +
+         std::to_string(oversubscription(profile, stats.nnz)) + " for " +
+         std::to_string(stats.nnz) + " nonzeros (000 §3.2.2)";
+}
+
 inline SpmvPolicy policy(const char* format, std::string kernel, std::vector<LaunchShape> l,
                          std::string rule) {
   return SpmvPolicy{format, std::move(kernel), std::move(l), std::move(rule)};
@@ -100,10 +142,18 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                             std::to_string(profile.warp_width) + " (003 Alg. 2)");
 }
 
-/// COO: contiguous chunks of entries per thread.
-inline SpmvPolicy select(const MatrixStats&, const DeviceProfile& profile, coo::chunks) {
-  return detail::policy("coo", "chunks", {chunk_launch(profile, "entries")},
-                        "contiguous chunks of entries_per_thread entries per thread (device profile)");
+/// CSR load_balance: equal chunks of nonzeros per warp (000 §3.3 CSR-I,
+/// sized as 000 §3.2.2's COO).
+inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
+                         csr::load_balance) {
+  return detail::policy("csr", "load_balance", {warp_chunk_launch(stats, profile, "chunks")},
+                        detail::chunk_rule(stats, profile));
+}
+
+/// COO: 000 Alg. 1's warp chunks.
+inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile, coo::segmented) {
+  return detail::policy("coo", "segmented", {warp_chunk_launch(stats, profile, "chunks")},
+                        detail::chunk_rule(stats, profile));
 }
 
 /// ELL of `width` slots per row: 000 Alg. 4's lanes per row.
@@ -172,24 +222,86 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
   return detail::policy("csrk", "groups", {s}, rule);
 }
 
-/// Hybrid with an ELL part of `ell_width`: the ELL launch (000 Alg. 4), then
-/// the COO chunks.
+/// Hybrid with an ELL part of `ell_width` and `coo_nnz` entries in its COO
+/// part: the ELL launch (000 Alg. 4), then the COO part's warp chunks, sized
+/// for the COO part's nonzeros.
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
-                         hybrid::ell_then_coo, std::int64_t ell_width) {
+                         hybrid::ell_then_coo, std::int64_t ell_width, std::int64_t coo_nnz) {
+  MatrixStats coo = stats;
+  coo.nnz = coo_nnz;
   return detail::policy("hybrid", "ell_then_coo",
                         {detail::ell_launch(profile, stats.rows, ell_width, "ell"),
-                         chunk_launch(profile, "coo")},
+                         warp_chunk_launch(coo, profile, "coo")},
                         "ELL part by 000 Alg. 4 (width " + std::to_string(ell_width) +
-                            "), COO part in chunks");
+                            "), COO part: " + detail::chunk_rule(coo, profile));
 }
 
-/// ALIGNED_COO: the seg kernel walks each lane like a CSR basic row (one
-/// thread, no vector lanes), the flat part runs as COO chunks.
-inline SpmvPolicy select(const MatrixStats&, const DeviceProfile& profile,
-                         aligned_coo::seg_then_flat) {
+/// ALIGNED_COO with `flat_nnz` entries in its flat part: the seg kernel
+/// walks each lane like a CSR basic row (one thread, no vector lanes), the
+/// flat part runs as COO (000 Alg. 1's warp chunks).
+inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
+                         aligned_coo::seg_then_flat, std::int64_t flat_nnz) {
+  MatrixStats flat = stats;
+  flat.nnz = flat_nnz;
   return detail::policy("aligned_coo", "seg_then_flat",
-                        {row_launch(profile, 1, "seg"), chunk_launch(profile, "flat")},
-                        "a thread per lane (004 Alg. 2, race-free form), flat part in chunks");
+                        {row_launch(profile, 1, "seg"), warp_chunk_launch(flat, profile, "flat")},
+                        "a thread per lane (004 Alg. 2, race-free form), flat part as COO: " +
+                            detail::chunk_rule(flat, profile));
+}
+
+// 003 Alg. 3's CSR automatic limits: load_balance above nnz_limit nonzeros
+// or with a row longer than row_len_limit, classical otherwise. NVIDIA
+// 1e6 / 1024 (also used on hosts until the CPU issue measures them), AMD
+// 1e8 / 768. Paper values, not yet re-measured on the H200.
+struct CsrAutomaticLimits {
+  std::int64_t nnz_limit;
+  std::int64_t row_len_limit;
+};
+inline CsrAutomaticLimits csr_automatic_limits(const DeviceProfile& profile) {
+  if (profile.backend == "HIP") return {100000000, 768};
+  return {1000000, 1024};
+}
+
+/// The kernel csr::automatic runs (003 Alg. 3), with the reason. Statistics
+/// without a row-length maximum (max_row_nnz 0 with entries) take
+/// load_balance, which is correct and balanced for any row lengths.
+inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stats,
+                                                         const DeviceProfile& profile) {
+  const auto limits = csr_automatic_limits(profile);
+  if (stats.nnz > limits.nnz_limit)
+    return {csr::load_balance{}, "automatic: nnz " + std::to_string(stats.nnz) + " > " +
+                                     std::to_string(limits.nnz_limit) + " (003 Alg. 3)"};
+  if (stats.max_row_nnz > limits.row_len_limit)
+    return {csr::load_balance{}, "automatic: longest row " + std::to_string(stats.max_row_nnz) +
+                                     " > " + std::to_string(limits.row_len_limit) +
+                                     " (003 Alg. 3)"};
+  if (stats.max_row_nnz == 0 && stats.nnz > 0)
+    return {csr::load_balance{}, "automatic: longest row unknown"};
+  return {csr::classical{}, "automatic: nnz " + std::to_string(stats.nnz) + " <= " +
+                                std::to_string(limits.nnz_limit) + " and longest row " +
+                                std::to_string(stats.max_row_nnz) + " <= " +
+                                std::to_string(limits.row_len_limit) + " (003 Alg. 3)"};
+}
+
+/// The strategy that runs: csr::automatic resolved by 003 Alg. 3, any other
+/// strategy as it is.
+template <class Strategy>
+Strategy resolve(const MatrixStats&, const DeviceProfile&, const Strategy& s) {
+  return s;
+}
+inline csr::strategy resolve(const MatrixStats& stats, const DeviceProfile& profile,
+                             const csr::strategy& s) {
+  if (std::holds_alternative<csr::automatic>(s)) return resolve_csr(stats, profile).first;
+  return s;
+}
+
+/// CSR automatic: the policy of the kernel 003 Alg. 3 picks, its rule saying why.
+inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
+                         csr::automatic) {
+  const auto [strategy, why] = resolve_csr(stats, profile);
+  SpmvPolicy p = std::visit([&](auto v) { return select(stats, profile, v); }, strategy);
+  p.rule = why + "; " + p.rule;
+  return p;
 }
 
 /// A strategy variant: the alternative it holds, with the format's extra

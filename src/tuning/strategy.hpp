@@ -22,21 +22,31 @@
 namespace kobalt {
 
 namespace csr {
+/// Picks classical or load_balance from the matrix statistics and the device
+/// (003 Alg. 3, tuning::resolve); the handle runs, and names, the pick.
+struct automatic {};
 /// A subwarp per row, subwarp = largest power of two <= the longest row, at
 /// most the warp (003 §3.2, Alg. 2).
 struct classical {};
 /// One thread per row (003 "basic"; 000 §3.3 calls it "classical").
 struct basic {};
-using strategy = std::variant<classical, basic>;
+/// Equal chunks of nonzeros per warp whatever the rows (000 §3.3 CSR-I),
+/// split rows combined in chunk order: deterministic, one launch
+/// (kernels/csr_chunks.hpp). Its handle holds the chunk partition.
+struct load_balance {};
+using strategy = std::variant<automatic, classical, basic, load_balance>;
+inline const char* name(automatic) { return "automatic"; }
 inline const char* name(classical) { return "classical"; }
 inline const char* name(basic) { return "basic"; }
+inline const char* name(load_balance) { return "load_balance"; }
 }  // namespace csr
 
 namespace coo {
-/// Contiguous entry chunks per thread, one atomic per row segment (portable).
-struct chunks {};
-using strategy = std::variant<chunks>;
-inline const char* name(chunks) { return "chunks"; }
+/// 000 §3.2.1 Alg. 1: equal contiguous chunks per warp, coalesced lane
+/// strides, a segmented scan and one atomic per row segment.
+struct segmented {};
+using strategy = std::variant<segmented>;
+inline const char* name(segmented) { return "segmented"; }
 }  // namespace coo
 
 namespace ell {
@@ -55,7 +65,8 @@ inline const char* name(slices) { return "slices"; }
 }  // namespace sellp
 
 namespace hybrid {
-/// The ELL kernel writes y (beta applied), then the COO kernel accumulates (000 §4).
+/// The ELL kernel writes y (beta applied), then the segmented COO kernel
+/// accumulates (000 §4).
 struct ell_then_coo {};
 using strategy = std::variant<ell_then_coo>;
 inline const char* name(ell_then_coo) { return "ell_then_coo"; }

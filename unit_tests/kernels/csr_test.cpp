@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// CSR kernels (basic, classical) against the reference on the edge matrices.
+// CSR kernels (automatic, basic, classical, load_balance) against the
+// reference on the edge matrices.
 #include "fixtures/spmv_check.hpp"
 #include "fixtures/types.hpp"
 
@@ -17,7 +18,8 @@ TYPED_TEST(CsrSpmv, EveryStrategyMatchesReferenceOnEdgeMatrices) {
     auto a = make_csr(m.matrix);
     Triplets<V, I> assembled = m.matrix;
     assembled.assemble();
-    for (csr::strategy s : {csr::strategy{csr::basic{}}, csr::strategy{csr::classical{}}}) {
+    for (csr::strategy s : {csr::strategy{csr::automatic{}}, csr::strategy{csr::basic{}},
+                          csr::strategy{csr::classical{}}, csr::strategy{csr::load_balance{}}}) {
       expect_spmv_matches_reference(a, assembled, m.name + " csr:" + strategy_name(s), s);
     }
   }

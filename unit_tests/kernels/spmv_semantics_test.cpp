@@ -91,7 +91,8 @@ TEST(SpmvSemantics, FloatMatrixDoubleVectorsAccumulateInDouble) {
   auto a = make_csr(t);
   Kokkos::View<double*> x("x", 3), y("y", 1);
   Kokkos::deep_copy(x, 1.0);
-  for (csr::strategy s : {csr::strategy{csr::basic{}}, csr::strategy{csr::classical{}}}) {
+  for (csr::strategy s : {csr::strategy{csr::automatic{}}, csr::strategy{csr::basic{}},
+                          csr::strategy{csr::classical{}}, csr::strategy{csr::load_balance{}}}) {
     spmv(1.0, a, x, 0.0, y, s);
     auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
     EXPECT_EQ(yh(0), 1.0) << strategy_name(s);

@@ -61,7 +61,7 @@ tuning::SpmvPolicy expected_policy(const tuning::MatrixStats& st, const tuning::
 template <class S, class V, class I, class D>
 tuning::SpmvPolicy expected_policy(const tuning::MatrixStats& st, const tuning::DeviceProfile& p,
                                    const S& s, const Hybrid<V, I, D>& a) {
-  return tuning::select(st, p, s, a.ell_width());
+  return tuning::select(st, p, s, a.ell_width(), a.coo().nnz());
 }
 template <class S, class V, class I, class D>
 tuning::SpmvPolicy expected_policy(const tuning::MatrixStats& st, const tuning::DeviceProfile& p,
@@ -70,8 +70,8 @@ tuning::SpmvPolicy expected_policy(const tuning::MatrixStats& st, const tuning::
 }
 template <class S, class V, class I, class D>
 tuning::SpmvPolicy expected_policy(const tuning::MatrixStats& st, const tuning::DeviceProfile& p,
-                                   const S& s, const AlignedCoo<V, I, D>&) {
-  return tuning::select(st, p, s);
+                                   const S& s, const AlignedCoo<V, I, D>& a) {
+  return tuning::select(st, p, s, a.flat().nnz());
 }
 
 template <class Matrix>
@@ -79,14 +79,29 @@ constexpr bool is_csrk = false;
 template <class V, class I, class D>
 constexpr bool is_csrk<CsrK<V, I, D>> = true;
 
-/// Workspace a handle of `a` must hold: cols() doubles for a permuted CsrK
-/// (the gathered P x of a rank-1 apply), nothing for every other format.
 template <class Matrix>
-std::size_t expected_workspace(const Matrix& a) {
+constexpr bool is_csr = false;
+template <class V, class I, class D>
+constexpr bool is_csr<Csr<V, I, D>> = true;
+
+/// Workspace a handle of `a` must hold: cols() doubles for a permuted CsrK
+/// (the gathered P x of a rank-1 apply); for CSR load_balance, per chunk of
+/// the policy's size a first row (8 bytes), two slots of rhs_block partial
+/// sums (doubles) and an arrival count (int), plus the end row; nothing for
+/// every other format and strategy.
+template <class Matrix, class Strategy>
+std::size_t expected_workspace(const Matrix& a, const Strategy& resolved,
+                               const tuning::SpmvPolicy& policy) {
   if constexpr (is_csrk<Matrix>) {
     return a.is_permuted() ? static_cast<std::size_t>(a.cols()) * sizeof(double) : 0;
+  } else if constexpr (is_csr<Matrix>) {
+    if (!std::holds_alternative<csr::load_balance>(resolved) || a.nnz() == 0) return 0;
+    const auto& l = policy.launches.at(0);
+    const std::size_t chunk = static_cast<std::size_t>(l.entries_per_thread * l.vector_length);
+    const std::size_t chunks = (static_cast<std::size_t>(a.nnz()) + chunk - 1) / chunk;
+    return (chunks + 1) * 8 + chunks * 2 * detail::rhs_block * sizeof(double) + chunks * sizeof(int);
   } else {
-    (void)a;
+    (void)a, (void)resolved, (void)policy;
     return 0;
   }
 }
@@ -98,15 +113,17 @@ void expect_handle_contract(const Matrix& a, const Strategy& strategy, const Tri
   using handle_type = SpmvHandle<Matrix, exec_type>;
   const exec_type exec;
   const std::string format = tuning::format_strategy<Matrix>::format;
-  const std::string kernel = name(strategy);
-  const std::string what = what_prefix + " " + format + ":" + kernel;
+  const std::string what = what_prefix + " " + format + ":" + name(strategy);
+  const auto stats = tuning::analyze(exec, a);
+  const auto profile = tuning::cached_profile_of(exec);
+  // The kernel that runs: the strategy itself, or what automatic resolves to.
+  const auto resolved = tuning::resolve(stats, profile, strategy_of<Matrix>{strategy});
+  const std::string kernel = strategy_name(resolved);
 
   const handle_type h = make_handle(exec, a, strategy_of<Matrix>{strategy});
   EXPECT_EQ(strategy_name(h.strategy()), kernel) << what;
 
   // The policy is tuning::select's on the matrix statistics and the profile.
-  const auto stats = tuning::analyze(exec, a);
-  const auto profile = tuning::cached_profile_of(exec);
   const tuning::SpmvPolicy expected = expected_policy(stats, profile, strategy, a);
   EXPECT_EQ(h.policy().format, format) << what;
   EXPECT_EQ(h.policy().kernel, kernel) << what;
@@ -127,8 +144,8 @@ void expect_handle_contract(const Matrix& a, const Strategy& strategy, const Tri
   EXPECT_NE(d.find("rule: " + expected.rule), std::string::npos) << what << ": " << d;
   EXPECT_EQ(h.summary(), expected.str()) << what;
 
-  // Workspace only for a permuted CsrK, and describe() says so.
-  EXPECT_EQ(h.workspace_bytes(), expected_workspace(a)) << what;
+  // Workspace only for a permuted CsrK and CSR load_balance, and describe() says so.
+  EXPECT_EQ(h.workspace_bytes(), expected_workspace(a, resolved, h.policy())) << what;
   EXPECT_EQ(d.find("workspace") != std::string::npos, h.workspace_bytes() > 0) << what << ": " << d;
 
   // One handle, many applies: every case in turn through the same handle.
@@ -158,9 +175,11 @@ template <class V, class I, class Check>
 void for_every_format_and_strategy(const Triplets<V, I>& input, Check&& check) {
   const auto csr = make_csr(input);
   const bool square = input.rows == input.cols;
+  check(csr, csr::automatic{}, "csr");
   check(csr, csr::classical{}, "csr");
   check(csr, csr::basic{}, "csr");
-  check(to_coo(csr), coo::chunks{}, "coo");
+  check(csr, csr::load_balance{}, "csr");
+  check(to_coo(csr), coo::segmented{}, "coo");
   check(to_ell(csr), ell::rows{}, "ell");
   check(to_ell(csr, ell_params{csr.max_row_nnz() + 2, csr.rows() + 3, 0}), ell::rows{},
         "ell(wide, stride)");
@@ -224,7 +243,8 @@ TYPED_TEST(Handle, HandleOfAnotherMatrixThrows) {
     const auto a = make_csr(built_for), b = make_csr(t);
     EXPECT_THROW(run(a, b, csr::classical{}), invalid_parameter) << label;
     EXPECT_THROW(run(a, b, csr::basic{}), invalid_parameter) << label;
-    EXPECT_THROW(run(to_coo(a), to_coo(b), coo::chunks{}), invalid_parameter) << label;
+    EXPECT_THROW(run(a, b, csr::load_balance{}), invalid_parameter) << label;
+    EXPECT_THROW(run(to_coo(a), to_coo(b), coo::segmented{}), invalid_parameter) << label;
     EXPECT_THROW(run(to_ell(a), to_ell(b), ell::rows{}), invalid_parameter) << label;
     EXPECT_THROW(run(to_sellp(a), to_sellp(b), sellp::slices{}), invalid_parameter) << label;
     EXPECT_THROW(run(to_hybrid(a), to_hybrid(b), hybrid::ell_then_coo{}), invalid_parameter)
@@ -279,7 +299,8 @@ TYPED_TEST(Handle, TwoHandlesOfOnePermutedCsrkOnTwoInstances) {
     const auto h1 = make_handle(instances[1], a);
     EXPECT_EQ(h0.workspace_bytes(), static_cast<std::size_t>(a.cols()) * sizeof(double));
     EXPECT_EQ(h1.workspace_bytes(), h0.workspace_bytes());
-    EXPECT_NE(h0.workspace().data(), h1.workspace().data()) << "one workspace per handle";
+    EXPECT_NE(h0.workspace().gather.data(), h1.workspace().gather.data())
+        << "one workspace per handle";
     // Different x and y on the two instances, both launched before either is
     // fenced; then both results are checked against the reference.
     const std::size_t m = static_cast<std::size_t>(t.rows), n = static_cast<std::size_t>(t.cols);
@@ -339,7 +360,7 @@ TYPED_TEST(Handle, TwoHandlesOfOnePermutedCsrkOnTwoInstances) {
   }
 }
 
-TYPED_TEST(Handle, NonPermutedFormatsHoldNoWorkspace) {
+TYPED_TEST(Handle, WorkspaceOnlyForPermutedCsrkAndLoadBalance) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
   const exec_type exec;
@@ -354,11 +375,15 @@ TYPED_TEST(Handle, NonPermutedFormatsHoldNoWorkspace) {
         EXPECT_EQ(h.workspace_bytes(), 101 * sizeof(double)) << variant;
         ++with_workspace;
       }
+    } else if constexpr (is_csr<M>) {
+      const bool lb = std::holds_alternative<csr::load_balance>(h.strategy());
+      EXPECT_EQ(h.workspace_bytes() > 0, lb) << variant;
+      with_workspace += lb ? 1 : 0;
     } else {
       EXPECT_EQ(h.workspace_bytes(), 0u) << variant;
     }
   });
-  EXPECT_EQ(with_workspace, 2u);  // CSR-2 and CSR-3 with RCM
+  EXPECT_EQ(with_workspace, 3u);  // CSR-2 and CSR-3 with RCM, CSR load_balance
 }
 
 
@@ -371,8 +396,8 @@ TEST(HandlePolicy, ChunkedLaunchesNeedEntriesPerThread) {
   const auto stats = tuning::analyze(exec, a);
   const auto good = make_handle(exec, a).policy();
   tuning::SpmvPolicy zero = good;
-  zero.launches[0].entries_per_thread = 0;  // would divide by zero in coo_chunks
-  EXPECT_THROW((SpmvHandle<std::decay_t<decltype(a)>>(exec, a, coo::chunks{}, profile, stats, zero)),
+  zero.launches[0].entries_per_thread = 0;  // would divide by zero in coo_segmented
+  EXPECT_THROW((SpmvHandle<std::decay_t<decltype(a)>>(exec, a, coo::segmented{}, profile, stats, zero)),
                invalid_parameter);
   const auto csr = make_csr(matrix_with_row_lengths<V, I>({3, 1, 4}));
   tuning::SpmvPolicy chunky = make_handle(exec, csr).policy();

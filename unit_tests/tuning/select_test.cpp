@@ -116,14 +116,92 @@ TEST(SelectCsr, BasicIsOneThreadPerRow) {
     EXPECT_EQ(s.team_size, std::max(1, profile.team_threads)) << profile;
     EXPECT_EQ(s.rows_per_team, profile.gpu ? s.team_size : profile.rows_per_team) << profile;
   }
-  // The variant picks its alternative; the default is classical.
+  // The variant picks its alternative; the default is automatic, which
+  // resolves to classical on this small regular matrix.
   const DeviceProfile gpu = fake_gpu_profile();
   EXPECT_EQ(tuning::select(stats_of(10, 20), gpu, csr::strategy{}).str(),
             tuning::select(stats_of(10, 20), gpu, csr::classical{}).str());
   EXPECT_EQ(tuning::select(stats_of(10, 20), gpu, csr::strategy{csr::basic{}}).str(),
             tuning::select(stats_of(10, 20), gpu, csr::basic{}).str());
-  EXPECT_EQ(strategy_name(csr::strategy{}), "classical");
+  EXPECT_EQ(strategy_name(csr::strategy{}), "automatic");
   EXPECT_EQ(strategy_name(csr::strategy{csr::basic{}}), "basic");
+  EXPECT_EQ(strategy_name(csr::strategy{csr::load_balance{}}), "load_balance");
+}
+
+// 003 Alg. 3 on NVIDIA (and hosts): load_balance above 1e6 nonzeros or with a
+// row longer than 1024, classical otherwise; AMD: 1e8 and 768.
+TEST(SelectCsr, AutomaticFollows003Alg3) {
+  const DeviceProfile gpu = fake_gpu_profile();
+  DeviceProfile amd = gpu;
+  amd.backend = "HIP";
+  const struct {
+    std::int64_t rows, longest;
+    double mean;
+    bool nvidia_lb, amd_lb;
+  } cases[] = {{1000, 20, 5.0, false, false},          {1000, 1024, 5.0, false, true},
+               {1000, 1025, 5.0, true, true},          {200000, 10, 5.0, false, false},
+               {200001, 10, 5.0, true, false},          {1000, 769, 5.0, false, true},
+               {30000000, 10, 5.0, true, true}};
+  for (const auto& c : cases) {
+    const MatrixStats st = stats_of(c.rows, c.longest, c.mean);
+    for (const auto& [profile, lb] : {std::pair{gpu, c.nvidia_lb}, std::pair{amd, c.amd_lb}}) {
+      const csr::strategy r = tuning::resolve(st, profile, csr::strategy{csr::automatic{}});
+      EXPECT_EQ(std::holds_alternative<csr::load_balance>(r), lb)
+          << profile.backend << " nnz " << st.nnz << " longest " << c.longest;
+      EXPECT_EQ(std::holds_alternative<csr::classical>(r), !lb) << profile.backend;
+      const SpmvPolicy p = tuning::select(st, profile, csr::automatic{});
+      EXPECT_EQ(p.kernel, lb ? "load_balance" : "classical");
+      EXPECT_EQ(p.rule.rfind("automatic: ", 0), 0u) << p.rule;
+      EXPECT_NE(p.rule.find("003 Alg. 3"), std::string::npos) << p.rule;
+    }
+  }
+  // Other strategies resolve to themselves.
+  const MatrixStats st = stats_of(10, 3);
+  EXPECT_TRUE(std::holds_alternative<csr::basic>(
+      tuning::resolve(st, gpu, csr::strategy{csr::basic{}})));
+  // Without a known longest row, load_balance (correct for any rows).
+  MatrixStats unknown = stats_of(10, 0, 3.0);
+  EXPECT_TRUE(std::holds_alternative<csr::load_balance>(
+      tuning::resolve(unknown, gpu, csr::strategy{csr::automatic{}})));
+}
+
+// 000 §3.2.2: min(omega * SMs * warps_per_SM, ceil(nnz / 32)) warps on GPUs,
+// omega = 8 / 32 / 128 below 2e5 / 2e6 / above ([ext] 512 from 2e7, 2048
+// from 2e8); hosts walk profile.entries_per_thread per thread.
+TEST(SelectWarpChunks, LaunchSizeFromOmega) {
+  const DeviceProfile gpu = fake_gpu_profile();  // 132 SMs, warp 32, 4 warps per SM
+  ASSERT_EQ(gpu.warps_per_cu, 4);
+  const struct {
+    std::int64_t nnz;
+    int omega;
+  } cases[] = {{1000, 8},      {199999, 8},      {200000, 32},       {1999999, 32},
+               {2000000, 128}, {19999999, 128},  {20000000, 512},    {200000000, 2048}};
+  for (const auto& c : cases) {
+    EXPECT_EQ(tuning::oversubscription(gpu, c.nnz), c.omega) << c.nnz;
+    MatrixStats st = stats_of(1000, 10);
+    st.nnz = c.nnz;
+    for (const SpmvPolicy& p : {tuning::select(st, gpu, coo::segmented{}),
+                                tuning::select(st, gpu, csr::load_balance{})}) {
+      const LaunchShape s = only_launch(p);
+      EXPECT_EQ(s.part, "chunks");
+      EXPECT_EQ(s.vector_length, 32);
+      EXPECT_EQ(s.team_size, 4);
+      const std::int64_t warps =
+          std::min<std::int64_t>(std::int64_t(c.omega) * 132 * 4, (c.nnz + 31) / 32);
+      EXPECT_EQ(s.entries_per_thread, (c.nnz + warps * 32 - 1) / (warps * 32)) << c.nnz;
+      // The chunks cover every entry.
+      EXPECT_GE(s.entries_per_thread * 32 * warps, c.nnz);
+    }
+  }
+  DeviceProfile amd = gpu;
+  amd.backend = "HIP";
+  EXPECT_EQ(tuning::oversubscription(amd, 99999), 2);
+  EXPECT_EQ(tuning::oversubscription(amd, 100000), 8);
+  EXPECT_EQ(tuning::oversubscription(amd, 10000000), 32);
+  const LaunchShape h = only_launch(tuning::select(stats_of(100, 3), host_profile(), coo::segmented{}));
+  EXPECT_EQ(h.vector_length, 1);
+  EXPECT_EQ(h.team_size, 1);
+  EXPECT_EQ(h.entries_per_thread, host_profile().entries_per_thread);
 }
 
 TEST(SelectEll, LanesByTheOnePercentRule) {
@@ -175,24 +253,11 @@ TEST(SelectSellp, TeamCoversTheSliceUpTo128OnGpus) {
   EXPECT_EQ(only_launch(tuning::select(MatrixStats{}, small, sellp::slices{}, 100)).team_size, 64);
 }
 
-TEST(SelectCoo, ChunksFromTheProfile) {
-  for (const DeviceProfile& profile : {host_profile(), fake_gpu_profile()}) {
-    const SpmvPolicy p = tuning::select(stats_of(100, 3), profile, coo::chunks{});
-    EXPECT_EQ(p.format, "coo");
-    EXPECT_EQ(p.kernel, "chunks");
-    const LaunchShape s = only_launch(p);
-    EXPECT_EQ(s.part, "entries");
-    EXPECT_EQ(s.team_size, std::max(1, profile.team_threads)) << profile;
-    EXPECT_EQ(s.entries_per_thread, profile.entries_per_thread) << profile;
-    EXPECT_EQ(s.vector_length, 1);
-  }
-  EXPECT_EQ(fake_gpu_profile().entries_per_thread, 16);
-}
-
 TEST(SelectHybrid, EllLaunchThenCooChunks) {
   const DeviceProfile gpu = fake_gpu_profile();
   for (std::int64_t t : {0, 1, 11, 64}) {
-    const SpmvPolicy p = tuning::select(stats_of(1000, 70), gpu, hybrid::ell_then_coo{}, t);
+    const SpmvPolicy p =
+        tuning::select(stats_of(1000, 70), gpu, hybrid::ell_then_coo{}, t, 5000);
     EXPECT_EQ(p.format, "hybrid");
     EXPECT_EQ(p.kernel, "ell_then_coo");
     ASSERT_EQ(p.launches.size(), 2u);
@@ -202,16 +267,19 @@ TEST(SelectHybrid, EllLaunchThenCooChunks) {
     const LaunchShape e = only_launch(tuning::select(stats_of(1000, 70), gpu, ell::rows{}, t));
     EXPECT_EQ(p.launches[0].vector_length, e.vector_length) << t;
     EXPECT_EQ(p.launches[0].team_size, e.team_size) << t;
-    EXPECT_EQ(p.launches[1].entries_per_thread, gpu.entries_per_thread);
+    // The COO part is sized for its own 5000 entries: 157 warps of one entry per lane.
+    EXPECT_EQ(p.launches[1].entries_per_thread, 1);
+    EXPECT_EQ(p.launches[1].vector_length, 32);
   }
-  EXPECT_EQ(tuning::select(stats_of(1000, 70), gpu, hybrid::ell_then_coo{}, 11).launches[0]
+  EXPECT_EQ(tuning::select(stats_of(1000, 70), gpu, hybrid::ell_then_coo{}, 11, 0).launches[0]
                 .vector_length,
             16);
 }
 
 TEST(SelectAlignedCoo, SegLanesThenFlatChunks) {
   for (const DeviceProfile& profile : {host_profile(), fake_gpu_profile()}) {
-    const SpmvPolicy p = tuning::select(stats_of(100, 3), profile, aligned_coo::seg_then_flat{});
+    const SpmvPolicy p =
+        tuning::select(stats_of(100, 3), profile, aligned_coo::seg_then_flat{}, 40);
     EXPECT_EQ(p.format, "aligned_coo");
     EXPECT_EQ(p.kernel, "seg_then_flat");
     ASSERT_EQ(p.launches.size(), 2u);
@@ -219,7 +287,9 @@ TEST(SelectAlignedCoo, SegLanesThenFlatChunks) {
     EXPECT_EQ(p.launches[0].vector_length, 1);
     EXPECT_EQ(p.launches[0].team_size, std::max(1, profile.team_threads));
     EXPECT_EQ(p.launches[1].part, "flat");
-    EXPECT_EQ(p.launches[1].entries_per_thread, profile.entries_per_thread);
+    MatrixStats flat = stats_of(100, 3);
+    flat.nnz = 40;
+    EXPECT_EQ(p.launches[1].str(), tuning::warp_chunk_launch(flat, profile, "flat").str());
   }
 }
 
@@ -279,17 +349,18 @@ TEST(SelectCsrk, BlockShapesFollowTheRdensityCases) {
 TEST(SelectVariant, EveryFormatsVariantPicksItsAlternative) {
   const DeviceProfile gpu = fake_gpu_profile();
   const MatrixStats s = stats_of(500, 40, 12.0);
-  EXPECT_EQ(tuning::select(s, gpu, coo::strategy{}).str(), tuning::select(s, gpu, coo::chunks{}).str());
+  EXPECT_EQ(tuning::select(s, gpu, coo::strategy{}).str(),
+            tuning::select(s, gpu, coo::segmented{}).str());
   EXPECT_EQ(tuning::select(s, gpu, ell::strategy{}, 9).str(),
             tuning::select(s, gpu, ell::rows{}, 9).str());
   EXPECT_EQ(tuning::select(s, gpu, sellp::strategy{}, 32).str(),
             tuning::select(s, gpu, sellp::slices{}, 32).str());
-  EXPECT_EQ(tuning::select(s, gpu, hybrid::strategy{}, 7).str(),
-            tuning::select(s, gpu, hybrid::ell_then_coo{}, 7).str());
+  EXPECT_EQ(tuning::select(s, gpu, hybrid::strategy{}, 7, 300).str(),
+            tuning::select(s, gpu, hybrid::ell_then_coo{}, 7, 300).str());
   EXPECT_EQ(tuning::select(s, gpu, csrk::strategy{}, 3).str(),
             tuning::select(s, gpu, csrk::groups{}, 3).str());
-  EXPECT_EQ(tuning::select(s, gpu, aligned_coo::strategy{}).str(),
-            tuning::select(s, gpu, aligned_coo::seg_then_flat{}).str());
+  EXPECT_EQ(tuning::select(s, gpu, aligned_coo::strategy{}, 100).str(),
+            tuning::select(s, gpu, aligned_coo::seg_then_flat{}, 100).str());
 }
 
 // ---- conversion parameters -> layouts ----------------------------------------

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The warp-chunk kernels of the skewed-matrix issue against the reference:
+// CSR load_balance (kernels/csr_chunks.hpp), COO segmented
+// (kernels/coo_segmented.hpp, 000 Alg. 1) and Hybrid's COO part, on every
+// edge matrix and every shared matrix, rank 1 and rank 2, at the tuned
+// chunk size and at tiny chunks (1, 2, 5 and 64 entries per lane), where
+// every row of more than a few entries is split over many chunks: the
+// split-row path (partials combined by the last chunk to arrive) and the
+// COO atomics run on every backend, Serial included. CSR load_balance is
+// deterministic: two applies give the same bits.
+#include "fixtures/shared_matrices.hpp"
+#include "fixtures/spmv_check.hpp"
+#include "fixtures/types.hpp"
+
+#include <cstring>
+
+namespace kobalt::test {
+namespace {
+
+using exec_type = Kokkos::DefaultExecutionSpace;
+
+template <class T>
+class LoadBalanceSpmv : public ::testing::Test {};
+TYPED_TEST_SUITE(LoadBalanceSpmv, ValueIndexTypes, TypeNames);
+
+/// The tuned policy of (a, strategy) with every chunked launch's
+/// entries_per_thread set to `per_lane` (0: as tuned).
+template <class Matrix, class Strategy>
+SpmvHandle<Matrix, exec_type> handle_with_chunks(const Matrix& a, const Strategy& strategy,
+                                                 std::int64_t per_lane) {
+  const exec_type exec;
+  const auto stats = tuning::analyze(exec, a);
+  const auto& profile = tuning::cached_profile_of(exec);
+  const strategy_of<Matrix> s{strategy};
+  tuning::SpmvPolicy p = kobalt::detail::policy_for(stats, profile, a, s);
+  if (per_lane > 0)
+    for (auto& l : p.launches)
+      if (l.entries_per_thread > 0) l.entries_per_thread = per_lane;
+  return SpmvHandle<Matrix, exec_type>(exec, a, s, profile, stats, p);
+}
+
+/// Every kernel with chunks, at each chunk size, on matrix t.
+template <class V, class I>
+void expect_chunk_kernels_match(const Triplets<V, I>& input, const std::string& name,
+                                const std::vector<std::int64_t>& per_lane_sizes) {
+  Triplets<V, I> t = input;
+  t.assemble();
+  const exec_type exec;
+  const auto csr = make_csr(t);
+  const auto coo = to_coo(csr);
+  const auto hybrid = to_hybrid(csr, hybrid::imbalance_limit{0.5});
+  for (const std::int64_t per_lane : per_lane_sizes) {
+    const std::string size = per_lane == 0 ? " tuned" : " per_lane=" + std::to_string(per_lane);
+    expect_handle_matches_reference(exec, handle_with_chunks(csr, csr::load_balance{}, per_lane),
+                                    csr, t, name + " csr:load_balance" + size);
+    expect_handle_matches_reference(exec, handle_with_chunks(coo, coo::segmented{}, per_lane), coo,
+                                    t, name + " coo:segmented" + size);
+    expect_handle_matches_reference(exec,
+                                    handle_with_chunks(hybrid, hybrid::ell_then_coo{}, per_lane),
+                                    hybrid, t, name + " hybrid(0.5)" + size);
+  }
+}
+
+TYPED_TEST(LoadBalanceSpmv, EveryEdgeMatrixAtEveryChunkSize) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  for (const auto& m : edge_matrices<V, I>())
+    expect_chunk_kernels_match(m.matrix, m.name, {0, 1, 2, 5, 64});
+}
+
+TYPED_TEST(LoadBalanceSpmv, AutomaticPicksAKernelThatMatchesReference) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  const exec_type exec;
+  for (const auto& m : edge_matrices<V, I>()) {
+    Triplets<V, I> t = m.matrix;
+    t.assemble();
+    const auto a = make_csr(t);
+    const auto h = make_handle(exec, a, csr::strategy{csr::automatic{}});
+    // The handle runs and names the kernel 003 Alg. 3 picked.
+    EXPECT_FALSE(std::holds_alternative<csr::automatic>(h.strategy())) << m.name;
+    EXPECT_NE(h.policy().rule.find("automatic: "), std::string::npos) << m.name;
+    expect_handle_matches_reference(exec, h, a, t, m.name + " csr:automatic");
+    expect_spmv_matches_reference(a, t, m.name + " csr:automatic (no handle)",
+                                  csr::strategy{csr::automatic{}});
+  }
+}
+
+// Rows longer than a chunk, a team and the whole launch: one row of 5000
+// entries beside short rows, at chunks of 1 entry per lane (thousands of
+// parts per row, combined by the last to arrive).
+TYPED_TEST(LoadBalanceSpmv, RowsLongerThanTheWholeLaunch) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  Triplets<V, I> t;
+  t.rows = 300;
+  t.cols = 5000;
+  Lcg rng(5);
+  for (I j = 0; j < 5000; ++j) t.push_back(7, j, static_cast<V>(rng.uniform() - 0.5));
+  for (I i = 0; i < t.rows; ++i)
+    if (i != 7 && i % 4 != 0) t.push_back(i, (i * 13) % t.cols, static_cast<V>(1 + i % 3));
+  for (I j = 0; j < 3000; ++j) t.push_back(299, j, V(0.25));  // the last row long too
+  expect_chunk_kernels_match(t, "long_rows", {0, 1, 3});
+}
+
+TEST(LoadBalanceDeterminism, TwoAppliesGiveTheSameBits) {
+  Triplets<double, int> t;
+  t.rows = 64;
+  t.cols = 4096;
+  Lcg rng(11);
+  for (int i = 0; i < t.rows; ++i) {
+    const int len = i % 8 == 0 ? 4000 : 1 + i % 5;
+    for (int j = 0; j < len; ++j) t.push_back(i, (j * 7 + i) % t.cols, rng.uniform() - 0.5);
+  }
+  t.assemble();
+  const exec_type exec;
+  const auto a = make_csr(t);
+  const auto h = handle_with_chunks(a, csr::load_balance{}, 1);
+  Kokkos::View<double*> x("x", t.cols), y0("y0", t.rows), y1("y1", t.rows);
+  auto xh = Kokkos::create_mirror_view(x);
+  for (int j = 0; j < t.cols; ++j) xh(j) = rng.uniform() - 0.5;
+  Kokkos::deep_copy(x, xh);
+  spmv(exec, h, 1.0, a, x, 0.0, y0);
+  for (int repeat = 0; repeat < 5; ++repeat) {
+    spmv(exec, h, 1.0, a, x, 0.0, y1);
+    const auto a0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y0);
+    const auto a1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y1);
+    EXPECT_EQ(std::memcmp(a0.data(), a1.data(), t.rows * sizeof(double)), 0) << "repeat " << repeat;
+  }
+}
+
+TEST(LoadBalanceShared, EverySharedMatrix) {
+  for (const std::string& name : shared_matrix_names()) {
+    const auto& t = shared_matrix<double, std::int32_t>(name);
+    expect_chunk_kernels_match(t, name, {0, 3});
+    const auto& f = shared_matrix<float, std::int64_t>(name);
+    expect_chunk_kernels_match(f, name + " float/int64", {0});
+  }
+}
+
+}  // namespace
+}  // namespace kobalt::test
