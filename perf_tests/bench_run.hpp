@@ -126,7 +126,7 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, double 
     try {
       Kokkos::fence();
       Kokkos::Timer setup;
-      op = prepare<View>(spec, csr);
+      op = prepare<View>(spec, csr, k);
       Kokkos::fence();
       r.setup_ms = setup.seconds() * 1e3;
     } catch (const std::exception& e) {

@@ -109,14 +109,18 @@ inline std::vector<std::string> default_format_specs() {
 }
 
 template <class View, class Value, class Index, class Device>
-Operator<View> prepare_cusparse(const FormatSpec& spec, const Csr<Value, Index, Device>& a);
+Operator<View> prepare_cusparse(const FormatSpec& spec, const Csr<Value, Index, Device>& a,
+                                int rhs_columns);
 
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare_kokkos_kernels(const FormatSpec& spec, const Csr<Value, Index, Device>& a);
 
-/// Converts `csr` as `spec` says. Unknown names and keys throw invalid_argument.
+/// Converts `csr` as `spec` says, for x and y of `rhs_columns` columns
+/// (peers that plan per column count need it). Unknown names and keys throw
+/// invalid_argument.
 template <class View, class Value, class Index, class Device>
-Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& csr) {
+Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& csr,
+                       int rhs_columns = 1) {
   if (spec.name == "csr") {
     spec.only({});
     csr::strategy strategy = csr::automatic{};
@@ -210,7 +214,7 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
   }
   if (spec.name == "cusparse") {
 #if defined(KOBALT_BENCH_CUSPARSE)
-    return prepare_cusparse<View>(spec, csr);
+    return prepare_cusparse<View>(spec, csr, rhs_columns);
 #else
     throw std::invalid_argument("peer 'cusparse' is not built: configure a CUDA build with -DKOBALT_ENABLE_CUSPARSE=ON");
 #endif

@@ -113,7 +113,7 @@ CsrChunks<typename Device::memory_space> make_csr_chunks(const ExecutionSpace& e
 }
 
 template <class ExecutionSpace, int W, class IndexView, class ValueView, class XB, class YB,
-          class Chunks, bool HasBeta>
+          bool HasBeta>
 struct CsrChunkFunctor {
   using index_type = typename IndexView::non_const_value_type;
   using scalar = typename YB::scalar;
@@ -126,9 +126,12 @@ struct CsrChunkFunctor {
   XB x;
   YB y;
   scalar alpha, beta;
-  decltype(Chunks::first_row) first_row;
-  decltype(Chunks::partials) partials;
-  decltype(Chunks::arrived) arrived;
+  // Raw pointers into the handle's CsrChunks (which owns them): three Views
+  // would take the functor past Kokkos' 512-byte constant-memory launch
+  // threshold (520 bytes measured by launch_size_test on the H200).
+  const std::int64_t* first_row;
+  double* partials;
+  int* arrived;
   std::int64_t nnz, chunk, chunks;
   bool empty_rows;
 
@@ -140,19 +143,19 @@ struct CsrChunkFunctor {
     const std::int64_t c1 = start / chunk, c2 = (end - 1) / chunk;
     // Slot 2c + 1: the row starts in chunk c (its last row); 2c: it started earlier.
     auto slot = [&](std::int64_t cc) { return (2 * cc + (cc == c1 ? 1 : 0)) * rhs_block; };
-    for (int j = 0; j < N; ++j) partials(slot(c) + j) = static_cast<double>(s.v[j]);
+    for (int j = 0; j < N; ++j) partials[slot(c) + j] = static_cast<double>(s.v[j]);
     Kokkos::memory_fence();  // the part is visible before the count says so
-    const int before = Kokkos::atomic_fetch_add(&arrived(c1), 1);
+    const int before = Kokkos::atomic_fetch_add(&arrived[c1], 1);
     if (before != static_cast<int>(c2 - c1)) return;
     Kokkos::memory_fence();
     Sums<scalar, N> total;
     for (std::int64_t cc = c1; cc <= c2; ++cc) {
       // Volatile: the parts were written by other SMs; do not read a stale L1 line.
-      const volatile double* part = partials.data() + slot(cc);
+      const volatile double* part = partials + slot(cc);
       for (int j = 0; j < N; ++j) total.v[j] += static_cast<scalar>(part[j]);
     }
     y.template store<HasBeta>(r, alpha, total, beta);
-    arrived(c1) = 0;  // ready for the next apply (launches on one instance are ordered)
+    arrived[c1] = 0;  // ready for the next apply (launches on one instance are ordered)
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
@@ -163,9 +166,9 @@ struct CsrChunkFunctor {
     const std::int64_t last = first + chunk < nnz ? first + chunk : nnz;
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, W), [&](const int lane) {
       constexpr index_type none = index_type(-1);
-      const index_type owned_first = static_cast<index_type>(first_row(c));
+      const index_type owned_first = static_cast<index_type>(first_row[c]);
       if (empty_rows) {
-        const index_type owned_end = static_cast<index_type>(first_row(c + 1));
+        const index_type owned_end = static_cast<index_type>(first_row[c + 1]);
         for (index_type r = owned_first + lane; r < owned_end; r += W)
           if (row_ptr(r) == row_ptr(r + 1))
             y.template store<HasBeta>(r, alpha, Sums<scalar, N>(), beta);
@@ -192,9 +195,11 @@ struct CsrChunkFunctor {
         const std::int64_t window_end = base + W < last ? base + W : last;
         const bool ends = key != none && end <= window_end;  // the row's last entry is here
         const bool final_window = base + W >= last;
-        // No row ends in the window and it is not the last: every lane is in
-        // one row that goes on, keep accumulating (000 Alg. 1 line 6).
-        if (!final_window && !L::template any<W>(ends)) continue;
+        // 000 Alg. 1 line 6: flush when some lane's next entry (k + W) lies
+        // in another row, or on the final window; otherwise every lane keeps
+        // accumulating its own row.
+        const bool row_changes = key != none && end <= k + W;
+        if (!final_window && !L::template any<W>(row_changes)) continue;
         arch::segmented_scan<ExecutionSpace, W>(lane, key, c_sum.v);
         if (arch::segment_end<ExecutionSpace, W>(lane, key) && key != none) {
           if (key == carry_row) c_sum += carry;
@@ -223,7 +228,6 @@ void csr_chunks(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                 typename YView::non_const_value_type beta, const YView& y,
                 const CsrChunks<typename Device::memory_space>& p) {
   using matrix = Csr<Value, Index, Device>;
-  using chunks_type = CsrChunks<typename Device::memory_space>;
   const std::int64_t nnz = a.nnz();
   arch::with_lane_width(exec, [&](auto width) {
     constexpr int W = decltype(width)::value;
@@ -242,12 +246,12 @@ void csr_chunks(const ExecutionSpace& exec, const tuning::LaunchShape& s,
       dispatch_beta(beta, [&](auto has_beta) {
         using functor =
             CsrChunkFunctor<ExecutionSpace, W, typename matrix::index_view,
-                            typename matrix::value_view, decltype(xb), decltype(yb), chunks_type,
+                            typename matrix::value_view, decltype(xb), decltype(yb),
                             decltype(has_beta)::value>;
         Kokkos::parallel_for(label, policy,
                              functor{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha,
-                                     beta, p.first_row, p.partials, p.arrived, nnz, p.chunk,
-                                     chunks, p.empty_rows});
+                                     beta, p.first_row.data(), p.partials.data(),
+                                     p.arrived.data(), nnz, p.chunk, chunks, p.empty_rows});
       });
     });
   });
