@@ -39,6 +39,7 @@ struct DeviceProfile {
   int rows_per_team = 1;            ///< rows per league entry of the host row kernels
   std::int64_t entries_per_thread = 1;  ///< nonzeros per host thread of the warp-chunk kernels (COO, CSR load_balance)
   int warps_per_cu = 1;             ///< warps per compute unit in 000 §3.2.2's launch size (FP32 cores / 32)
+  int oversubscription = 0;         ///< omega of the warp-chunk kernels; 0 = 000 §3.2.2's rule by nonzeros
   int csrk_k = 2;                   ///< CSR-k levels when the caller leaves k = 0
   std::string csrk_model = "none";  ///< 002 §4.1 size model ("ampere", "volta") or "none" = fixed sizes
   std::int64_t csrk_super_row_size = 96;       ///< SRS when csrk_model is "none"
@@ -119,7 +120,7 @@ inline std::string trim(const std::string& s) {
 
 /// Applies a JSON profile file on top of `p`: one flat object of
 /// "key": value pairs, keys named as DeviceProfile's tuning fields
-/// (team_threads, rows_per_team, entries_per_thread, warps_per_cu, csrk_k, csrk_model,
+/// (team_threads, rows_per_team, entries_per_thread, warps_per_cu, oversubscription, csrk_k, csrk_model,
 /// csrk_super_row_size, csrk_super_super_row_size, bandwidth_gbs) plus an
 /// optional "name" that must occur in the device's name. Throws io_error
 /// naming file and line for anything else (unknown key, bad value, a profile
@@ -195,6 +196,8 @@ inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
       p.entries_per_thread = whole(1, count_max);
     } else if (key == "warps_per_cu") {
       p.warps_per_cu = static_cast<int>(whole(1, 1024));
+    } else if (key == "oversubscription") {
+      p.oversubscription = static_cast<int>(whole(0, 1 << 20));
     } else if (key == "csrk_k") {
       p.csrk_k = static_cast<int>(whole(2, 3));
     } else if (key == "csrk_model") {

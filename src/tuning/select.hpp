@@ -61,8 +61,16 @@ inline LaunchShape row_launch(const DeviceProfile& profile, int lanes_per_row, c
 /// - NVIDIA: 000 §3.2.2, 8 below 2e5, 32 below 2e6, 128 above; [ext] Ginkgo's
 ///   later 512 from 2e7 and 2048 from 2e8.
 /// - AMD: 003 §3.1, [ext] from Ginkgo's HIP source: 2 below 1e5, 8 below 1e7, 32 above.
-/// Paper values, not yet re-measured on the H200.
+/// A profile's `oversubscription` (> 0) replaces the rule (sweeps, kobalt-tune).
+/// Re-measured on the H200 for the COO kernel (2026-11-22, fp64/int32,
+/// kobalt-bench with omega forced to 1..512 through the profile, ffd3714;
+/// perf_tests/results/h200-skewed/omega.txt): the rule's pick was best or
+/// within 3% on R-MAT scale 22 (512: 237 GFLOP/s; 128: 234), Zipf (512: 140;
+/// 128: 144), the 27-point and 7-point stencils (512: 242) and circuit (512:
+/// 190; 128: 193); arrow 2e6 (6e6 nonzeros, 128: 119) peaked at 32 (143):
+/// one dense row's atomics contend at high omega. Kept as the papers give it.
 inline int oversubscription(const DeviceProfile& profile, std::int64_t nnz) {
+  if (profile.oversubscription > 0) return profile.oversubscription;  // the profile's own
   if (profile.backend == "HIP") return nnz < 100000 ? 2 : nnz < 10000000 ? 8 : 32;
   if (nnz < 200000) return 8;
   if (nnz < 2000000) return 32;
@@ -249,17 +257,24 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                             detail::chunk_rule(flat, profile));
 }
 
-// 003 Alg. 3's CSR automatic limits: load_balance above nnz_limit nonzeros
-// or with a row longer than row_len_limit, classical otherwise. NVIDIA
-// 1e6 / 1024 (also used on hosts until the CPU issue measures them), AMD
-// 1e8 / 768. Paper values, not yet re-measured on the H200.
+// CSR automatic, 003 Alg. 3: load_balance above nnz_limit nonzeros or with
+// a row longer than row_len_limit, classical otherwise.
+// - NVIDIA (and hosts until the CPU issue measures them): the row limit is
+//   003's 1024; 003's nnz limit (1e6) is dropped. Measured on the H200
+//   (2026-11-22, fp64/int32, kobalt-bench, ffd3714): with more than 1e6
+//   nonzeros but short rows classical beat load_balance everywhere (7-point
+//   Laplacian 8e6 rows 209 vs 135 GFLOP/s, 27-point 291 vs 161, FEM blocks
+//   410 vs 187, uniform 8 per row 130 vs 119); with long rows load_balance
+//   won (Zipf 15.9 vs 1.5, arrow 1.7 vs 0.3, circuit 82 vs 11, R-MAT 65 vs
+//   62: rows > 1024 serialise classical's subwarps).
+// - AMD: 003's 1e8 and 768 ([ext] Ginkgo), not measured here.
 struct CsrAutomaticLimits {
-  std::int64_t nnz_limit;
+  std::int64_t nnz_limit;  ///< 0 = no limit on the nonzeros
   std::int64_t row_len_limit;
 };
 inline CsrAutomaticLimits csr_automatic_limits(const DeviceProfile& profile) {
   if (profile.backend == "HIP") return {100000000, 768};
-  return {1000000, 1024};
+  return {0, 1024};
 }
 
 /// The kernel csr::automatic runs (003 Alg. 3), with the reason. Statistics
@@ -268,7 +283,7 @@ inline CsrAutomaticLimits csr_automatic_limits(const DeviceProfile& profile) {
 inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stats,
                                                          const DeviceProfile& profile) {
   const auto limits = csr_automatic_limits(profile);
-  if (stats.nnz > limits.nnz_limit)
+  if (limits.nnz_limit > 0 && stats.nnz > limits.nnz_limit)
     return {csr::load_balance{}, "automatic: nnz " + std::to_string(stats.nnz) + " > " +
                                      std::to_string(limits.nnz_limit) + " (003 Alg. 3)"};
   if (stats.max_row_nnz > limits.row_len_limit)
@@ -277,10 +292,13 @@ inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stat
                                      " (003 Alg. 3)"};
   if (stats.max_row_nnz == 0 && stats.nnz > 0)
     return {csr::load_balance{}, "automatic: longest row unknown"};
-  return {csr::classical{}, "automatic: nnz " + std::to_string(stats.nnz) + " <= " +
-                                std::to_string(limits.nnz_limit) + " and longest row " +
-                                std::to_string(stats.max_row_nnz) + " <= " +
-                                std::to_string(limits.row_len_limit) + " (003 Alg. 3)"};
+  return {csr::classical{},
+          "automatic: " +
+              (limits.nnz_limit > 0 ? "nnz " + std::to_string(stats.nnz) + " <= " +
+                                          std::to_string(limits.nnz_limit) + " and "
+                                    : std::string()) +
+              "longest row " + std::to_string(stats.max_row_nnz) + " <= " +
+              std::to_string(limits.row_len_limit) + " (003 Alg. 3)"};
 }
 
 /// The strategy that runs: csr::automatic resolved by 003 Alg. 3, any other
