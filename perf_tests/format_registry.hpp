@@ -120,7 +120,7 @@ Operator<View> prepare_kokkos_kernels(const FormatSpec& spec, const Csr<Value, I
 /// invalid_argument.
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& csr,
-                       int rhs_columns = 1) {
+                       [[maybe_unused]] int rhs_columns = 1) {
   if (spec.name == "csr") {
     spec.only({});
     csr::strategy strategy = csr::automatic{};

@@ -13,9 +13,11 @@
 // - a row whose entries all lie in one chunk is stored once, with beta
 //   (beta == 0 overwrites: NaN in y does not survive);
 // - a row split over chunks c1..c2 leaves one partial sum per chunk in the
-//   workspace, and the chunk that arrives last (an atomic counter per split
-//   row, behind a memory fence) adds them in chunk order and stores the row:
-//   the result does not depend on the order the chunks ran in;
+//   workspace, and the warp whose part arrives last (an atomic counter per
+//   split row, behind a memory fence) adds them in a fixed order (lane l
+//   takes parts c1 + l, c1 + l + W, ...; the lanes' sums are scanned) and
+//   stores the row: the result does not depend on the order the chunks ran
+//   in;
 // - empty rows are stored (beta * y) by the chunk whose range holds their
 //   row-pointer value.
 // So one launch per apply, no scale pass, and the same bits on every run.
@@ -135,27 +137,64 @@ struct CsrChunkFunctor {
   std::int64_t nnz, chunk, chunks;
   bool empty_rows;
 
-  /// Row r is split over chunks; this chunk's part is s. Leave it in the
-  /// chunk's slot; the last part to arrive sums the parts in chunk order and
-  /// stores the row.
-  KOKKOS_INLINE_FUNCTION void finish_split_row(std::int64_t c, index_type r, std::int64_t start,
-                                               std::int64_t end, const Sums<scalar, N>& s) const {
+  /// Slot of chunk cc's part of a row whose first chunk is c1: 2cc + 1 when
+  /// the row starts in cc (the chunk's last row), 2cc when it started earlier.
+  KOKKOS_INLINE_FUNCTION std::int64_t slot(std::int64_t cc, std::int64_t c1) const {
+    return (2 * cc + (cc == c1 ? 1 : 0)) * rhs_block;
+  }
+
+  /// A split row's last part to arrive (found by arrive()), to be finished
+  /// by the whole warp after the chunk's loop.
+  struct Finish {
+    index_type row = index_type(-1);
+    std::int64_t c1 = 0, c2 = 0;
+  };
+
+  /// Chunk c's part s of row r (split over chunks c1..c2, c1 = start / chunk)
+  /// goes to its slot; the part that arrives last is returned as a Finish.
+  KOKKOS_INLINE_FUNCTION Finish arrive(std::int64_t c, index_type r, std::int64_t start,
+                                       std::int64_t end, const Sums<scalar, N>& s) const {
+    Finish f;
     const std::int64_t c1 = start / chunk, c2 = (end - 1) / chunk;
-    // Slot 2c + 1: the row starts in chunk c (its last row); 2c: it started earlier.
-    auto slot = [&](std::int64_t cc) { return (2 * cc + (cc == c1 ? 1 : 0)) * rhs_block; };
-    for (int j = 0; j < N; ++j) partials[slot(c) + j] = static_cast<double>(s.v[j]);
+    for (int j = 0; j < N; ++j) partials[slot(c, c1) + j] = static_cast<double>(s.v[j]);
     Kokkos::memory_fence();  // the part is visible before the count says so
     const int before = Kokkos::atomic_fetch_add(&arrived[c1], 1);
-    if (before != static_cast<int>(c2 - c1)) return;
-    Kokkos::memory_fence();
-    Sums<scalar, N> total;
-    for (std::int64_t cc = c1; cc <= c2; ++cc) {
-      // Volatile: the parts were written by other SMs; do not read a stale L1 line.
-      const volatile double* part = partials + slot(cc);
-      for (int j = 0; j < N; ++j) total.v[j] += static_cast<scalar>(part[j]);
+    if (before == static_cast<int>(c2 - c1)) {
+      f.row = r;
+      f.c1 = c1;
+      f.c2 = c2;
     }
-    y.template store<HasBeta>(r, alpha, total, beta);
-    arrived[c1] = 0;  // ready for the next apply (launches on one instance are ordered)
+    return f;
+  }
+
+  /// The warp adds the parts of the row `mine` holds (on one lane at most):
+  /// lane l sums parts c1 + l, c1 + l + W, ... with four accumulators, then
+  /// the lanes' sums are combined by the segmented scan on one key; the
+  /// order is fixed, so the result is the same on every run. All W lanes
+  /// call this together.
+  KOKKOS_INLINE_FUNCTION void finish(int lane, const Finish& mine) const {
+    const std::uint64_t holders = L::template ballot<W>(mine.row != index_type(-1));
+    if (holders == 0) return;
+    int source = 0;
+    while (((holders >> source) & 1u) == 0) ++source;
+    const index_type r = L::template shfl<W>(mine.row, source);
+    const std::int64_t c1 = L::template shfl<W>(mine.c1, source);
+    const std::int64_t c2 = L::template shfl<W>(mine.c2, source);
+    Kokkos::memory_fence();
+    scalar part[4][N] = {};
+    int u = 0;
+    for (std::int64_t cc = c1 + lane; cc <= c2; cc += W, u = (u + 1) & 3) {
+      // Volatile: the parts were written by other SMs; do not read a stale L1 line.
+      const volatile double* p = partials + slot(cc, c1);
+      for (int j = 0; j < N; ++j) part[u][j] += static_cast<scalar>(p[j]);
+    }
+    Sums<scalar, N> total;
+    for (int j = 0; j < N; ++j) total.v[j] = (part[0][j] + part[1][j]) + (part[2][j] + part[3][j]);
+    arch::segmented_scan<ExecutionSpace, W>(lane, 0, total.v);
+    if (lane == W - 1) {
+      y.template store<HasBeta>(r, alpha, total, beta);
+      arrived[c1] = 0;  // ready for the next apply (launches on one instance are ordered)
+    }
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
@@ -180,6 +219,7 @@ struct CsrChunkFunctor {
       std::int64_t start = row_ptr(r), end = row_ptr(r + 1);
       Sums<scalar, N> c_sum, carry;  // carry: the unfinished row of the previous flush
       index_type carry_row = none;
+      Finish head, tail;  // the split rows this chunk finishes, if it is their last part
       for (std::int64_t base = first; base < last; base += W) {
         const std::int64_t k = base + lane;
         index_type key = none;
@@ -205,8 +245,8 @@ struct CsrChunkFunctor {
           if (key == carry_row) c_sum += carry;
           if (ends && start >= first)
             y.template store<HasBeta>(key, alpha, c_sum, beta);  // the whole row is here
-          else if (ends || final_window)
-            finish_split_row(c, key, start, end, c_sum);  // the row crosses a chunk border
+          else if (ends || final_window)  // the row crosses a chunk border
+            (start < first ? head : tail) = arrive(c, key, start, end, c_sum);
         }
         // Lane W-1's row goes on into the next window: its total is the carry.
         const bool goes_on = !final_window && !ends;
@@ -214,6 +254,9 @@ struct CsrChunkFunctor {
         for (int j = 0; j < N; ++j) carry.v[j] = L::template shfl<W>(c_sum.v[j], W - 1);
         c_sum = Sums<scalar, N>();
       }
+      // The split rows whose last part arrived here, each summed by the warp.
+      finish(lane, head);
+      finish(lane, tail);
     });
   }
 };
