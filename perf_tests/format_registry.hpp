@@ -92,9 +92,10 @@ inline bool is_peer(const std::string& name) { return name == "kk" || name == "c
 
 /// Every format name this build knows, for --help and the default run.
 inline std::vector<std::string> default_format_specs() {
-  std::vector<std::string> specs = {"csr",      "csr:basic", "csr:classical", "csr:load_balance",
-                                    "coo",      "ell",       "sellp",         "hybrid",
-                                    "csrk:k=2", "csrk:k=3",  "aligned_coo"};
+  std::vector<std::string> specs = {"csr",         "csr:basic",        "csr:classical",
+                                    "csr:load_balance", "csr:merge_path", "coo",
+                                    "ell",         "sellp",            "hybrid",
+                                    "csrk:k=2",    "csrk:k=3",         "aligned_coo"};
 #if defined(KOBALT_BENCH_KOKKOSKERNELS)
   specs.push_back("kk");
 #endif
@@ -127,9 +128,11 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
     if (spec.word == "basic") strategy = csr::basic{};
     else if (spec.word == "classical") strategy = csr::classical{};
     else if (spec.word == "load_balance") strategy = csr::load_balance{};
+    else if (spec.word == "merge_path") strategy = csr::merge_path{};
     else if (!spec.word.empty() && spec.word != "automatic")
-      throw std::invalid_argument("csr strategy '" + spec.word +
-                                  "' is not built (known: automatic, basic, classical, load_balance)");
+      throw std::invalid_argument(
+          "csr strategy '" + spec.word +
+          "' is not built (known: automatic, basic, classical, load_balance, merge_path)");
     auto a = to_csr(csr);
     return wrap<decltype(a), View>(a, "", strategy);
   }

@@ -7,6 +7,8 @@
 
 #include "../arch/arch.hpp"
 #include "../compat.hpp"
+#include "../errors.hpp"
+#include "../tuning/policy.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -80,6 +82,7 @@ struct XBlock : Columns<N> {
 template <class YView, int N = block_width<YView>>
 struct YBlock : Columns<N> {
   using scalar = typename YView::non_const_value_type;
+  static constexpr int count_max = N;
   YView y;
   YBlock(const YView& view, int first_column, int columns)
       : Columns<N>(first_column, columns), y(view) {}
@@ -177,6 +180,20 @@ void scale(const ExecutionSpace& exec, typename YView::non_const_value_type beta
           v = zero ? scalar(0) : beta * v;
         });
   }
+}
+
+/// Kernels whose handle holds a partition into pieces of `per_warp` items
+/// (CSR chunks, merge-path tiles) need a launch of W-lane warps walking
+/// exactly that: s.vector_length == W and s.entries_per_thread * W ==
+/// per_warp. Throws invalid_parameter naming both otherwise.
+inline void check_warp_partition(const std::string& label, const tuning::LaunchShape& s, int w,
+                                 std::int64_t per_warp, const char* pieces) {
+  if (s.vector_length != w || s.entries_per_thread * w != per_warp)
+    throw invalid_parameter("kobalt: " + label + " needs vector_length = the warp width " +
+                            std::to_string(w) + " and the handle's " + pieces + " of " +
+                            std::to_string(per_warp) + " items, got " +
+                            std::to_string(s.vector_length) + " lanes x " +
+                            std::to_string(s.entries_per_thread));
 }
 
 /// "kobalt::spmv<format,strategy>": the label every kernel launches under.

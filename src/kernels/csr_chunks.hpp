@@ -274,12 +274,7 @@ void csr_chunks(const ExecutionSpace& exec, const tuning::LaunchShape& s,
   const std::int64_t nnz = a.nnz();
   arch::with_lane_width(exec, [&](auto width) {
     constexpr int W = decltype(width)::value;
-    if (s.vector_length != W || p.chunk != s.entries_per_thread * W)
-      throw invalid_parameter("kobalt: " + label + " needs vector_length = the warp width " +
-                              std::to_string(W) + " and the handle's chunks of " +
-                              std::to_string(p.chunk) + " entries, got " +
-                              std::to_string(s.vector_length) + " lanes x " +
-                              std::to_string(s.entries_per_thread));
+    check_warp_partition(label, s, W, p.chunk, "chunks");
     const std::int64_t chunks = p.chunks();
     if (chunks != (nnz + p.chunk - 1) / p.chunk)
       throw invalid_parameter("kobalt: " + label + ": the chunk partition is for another matrix");

@@ -10,6 +10,7 @@
 #include "../kernels/common.hpp"
 #include "../kernels/coo_segmented.hpp"
 #include "../kernels/csr_chunks.hpp"
+#include "../kernels/csr_merge_path.hpp"
 #include "../kernels/csr_rows.hpp"
 #include "../kernels/csrk_groups.hpp"
 #include "../kernels/ell_rows.hpp"
@@ -36,11 +37,14 @@ template <class Matrix>
 struct Workspace {
   workspace_view<Matrix> gather;  ///< permuted CsrK: P x of a rank-1 apply
   CsrChunks<typename Matrix::memory_space> chunks;  ///< CSR load_balance: partition and partial sums
-  std::size_t bytes() const { return gather.extent(0) * sizeof(double) + chunks.bytes(); }
+  CsrMergePath<typename Matrix::memory_space> tiles;  ///< CSR merge_path: tile starts and carries
+  std::size_t bytes() const {
+    return gather.extent(0) * sizeof(double) + chunks.bytes() + tiles.bytes();
+  }
 };
 
 /// Formats whose kernels may need workspace (a permuted CsrK gathers P x;
-/// CSR load_balance keeps its chunk partition).
+/// CSR load_balance keeps its chunk partition, merge_path its tiles).
 template <class Matrix>
 inline constexpr bool may_need_workspace =
     std::is_same_v<typename tuning::format_strategy<Matrix>::type, csrk::strategy> ||
@@ -51,7 +55,8 @@ struct no_workspace {};
 
 /// The workspace of matrix a for the strategy and policy that will run (a
 /// resolved strategy): room for P x (a.cols() values) for a CsrK with a
-/// permutation, the chunk partition for CSR load_balance, nothing else.
+/// permutation, the chunk partition for CSR load_balance, the tiles for
+/// CSR merge_path, nothing else.
 /// Allocated and filled on `exec`.
 template <class ExecutionSpace, class Matrix, class Strategy>
 Workspace<Matrix> make_workspace(const ExecutionSpace& exec, const Matrix& a,
@@ -66,6 +71,9 @@ Workspace<Matrix> make_workspace(const ExecutionSpace& exec, const Matrix& a,
     if (std::holds_alternative<csr::load_balance>(strategy)) {
       const auto& l = policy.launches.at(0);
       w.chunks = make_csr_chunks(exec, a, l.entries_per_thread * l.vector_length);
+    } else if (std::holds_alternative<csr::merge_path>(strategy)) {
+      const auto& l = policy.launches.at(0);
+      w.tiles = make_csr_merge_path(exec, a, l.entries_per_thread * l.vector_length);
     }
   } else {
     (void)exec, (void)a, (void)strategy, (void)policy;
@@ -134,6 +142,14 @@ void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace, csr::lo
          typename Y::non_const_value_type beta, const Y& y) {
   csr_chunks(exec, p.launches.at(0), kernel_label("csr", "load_balance"), alpha, a, x, beta, y,
              workspace.chunks);
+}
+
+template <class E, class V, class I, class D, class X, class Y, class W>
+void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace, csr::merge_path,
+         typename Y::non_const_value_type alpha, const Csr<V, I, D>& a, const X& x,
+         typename Y::non_const_value_type beta, const Y& y) {
+  csr_merge_path(exec, p.launches.at(0), kernel_label("csr", "merge_path"), alpha, a, x, beta, y,
+                 workspace.tiles);
 }
 
 /// Never reached: handles and the handle-less spmv resolve automatic first

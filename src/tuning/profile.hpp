@@ -40,6 +40,7 @@ struct DeviceProfile {
   std::int64_t entries_per_thread = 1;  ///< nonzeros per host thread of the warp-chunk kernels (COO, CSR load_balance)
   int warps_per_cu = 1;             ///< warps per compute unit in 000 §3.2.2's launch size (FP32 cores / 32)
   int oversubscription = 0;         ///< omega of the warp-chunk kernels; 0 = 000 §3.2.2's rule by nonzeros
+  int merge_path_items = 8;         ///< CSR merge_path: merge-path items (rows + nonzeros) per lane of a tile
   int csrk_k = 2;                   ///< CSR-k levels when the caller leaves k = 0
   std::string csrk_model = "none";  ///< 002 §4.1 size model ("ampere", "volta") or "none" = fixed sizes
   std::int64_t csrk_super_row_size = 96;       ///< SRS when csrk_model is "none"
@@ -80,6 +81,10 @@ inline void kind_defaults(DeviceProfile& p) {
     // NOTES.md: warps_per_SM = FP32 cores per SM / 32: 4 on Hopper (128
     // cores), 2 on Volta and A100 (64); 4 SIMDs per CU on AMD GCN/CDNA.
     p.warps_per_cu = 4;
+    // CSR merge_path: 8 items per lane, tiles of 256 items per warp; CUB's
+    // SpMV agents use 7-9 per thread on recent GPUs. Swept on the H200 (see
+    // tuning/select.hpp, merge_path).
+    p.merge_path_items = 8;
     p.csrk_k = 3;             // 002 §6.2: CSR-3 on GPUs
     p.csrk_model = "ampere";  // 002 §4.1, the newest measured architecture
   } else {
@@ -88,6 +93,7 @@ inline void kind_defaults(DeviceProfile& p) {
     // measured (the CPU kernel issue replaces it).
     p.rows_per_team = 256;
     p.entries_per_thread = 4096;  // same status
+    p.merge_path_items = 4096;    // same status: one thread walks a tile
     p.csrk_k = 2;                 // 002 §6.2: CSR-2 on CPUs
     p.csrk_model = "none";
     p.csrk_super_row_size = 96;   // 002 §4.2: geometric mean of the per-matrix optima
@@ -120,7 +126,7 @@ inline std::string trim(const std::string& s) {
 
 /// Applies a JSON profile file on top of `p`: one flat object of
 /// "key": value pairs, keys named as DeviceProfile's tuning fields
-/// (team_threads, rows_per_team, entries_per_thread, warps_per_cu, oversubscription, csrk_k, csrk_model,
+/// (team_threads, rows_per_team, entries_per_thread, warps_per_cu, oversubscription, merge_path_items, csrk_k, csrk_model,
 /// csrk_super_row_size, csrk_super_super_row_size, bandwidth_gbs) plus an
 /// optional "name" that must occur in the device's name. Throws io_error
 /// naming file and line for anything else (unknown key, bad value, a profile
@@ -196,6 +202,8 @@ inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
       p.entries_per_thread = whole(1, count_max);
     } else if (key == "warps_per_cu") {
       p.warps_per_cu = static_cast<int>(whole(1, 1024));
+    } else if (key == "merge_path_items") {
+      p.merge_path_items = static_cast<int>(whole(1, 1 << 20));
     } else if (key == "oversubscription") {
       p.oversubscription = static_cast<int>(whole(0, 1 << 20));
     } else if (key == "csrk_k") {

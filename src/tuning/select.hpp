@@ -257,6 +257,21 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                             detail::chunk_rule(flat, profile));
 }
 
+/// CSR merge_path: tiles of merge_path_items items per lane, one tile per
+/// warp of the profile's warp width, team_threads / W warps per team (hosts:
+/// one thread per tile).
+inline SpmvPolicy select(const MatrixStats&, const DeviceProfile& profile, csr::merge_path) {
+  LaunchShape s;
+  s.part = "tiles";
+  s.vector_length = profile.gpu ? std::max(profile.warp_width, 1) : 1;
+  s.team_size = profile.gpu ? std::max(1, profile.team_threads / s.vector_length) : 1;
+  s.entries_per_thread = std::max(profile.merge_path_items, 1);
+  return detail::policy("csr", "merge_path", {s},
+                        "merge path (Merrill & Garland): tiles of " +
+                            std::to_string(s.entries_per_thread * s.vector_length) +
+                            " rows + nonzeros per warp (device profile)");
+}
+
 // CSR automatic, 003 Alg. 3: load_balance above nnz_limit nonzeros or with
 // a row longer than row_len_limit, classical otherwise.
 // - NVIDIA (and hosts until the CPU issue measures them): the row limit is
@@ -267,14 +282,24 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 //   410 vs 187, uniform 8 per row 130 vs 119); with long rows load_balance
 //   won (Zipf 15.9 vs 1.5, arrow 1.7 vs 0.3, circuit 82 vs 11, R-MAT 65 vs
 //   62: rows > 1024 serialise classical's subwarps).
-// - AMD: 003's 1e8 and 768 ([ext] Ginkgo), not measured here.
+// - Long rows on NVIDIA with at least 2e5 nonzeros take merge_path instead
+//   of load_balance. Measured on the H200 (2026-11-22, fp64/int32,
+//   kobalt-bench suite, perf_tests/results/h200): merge_path beat
+//   load_balance on every matrix with a row > 1024 and >= 2e5 nonzeros
+//   (R-MAT 207 vs 63 GFLOP/s, Zipf 133 vs 101, arrow 2e6 94 vs 51, circuit
+//   188 vs 93, email-Enron 38 vs 24); below 2e5 its second launch (the
+//   fixup) decides: load_balance won on 4 of 6 (shared arrow 19.5 vs 16.1,
+//   as-caida 15.0 vs 11.6, ego-Facebook 24.7 vs 19.2, bayer10 13.3 vs
+//   10.3), merge_path on Groebner (19.9 vs 15.5) and wiki-Vote (10.3 vs 9.3).
+// - AMD: 003's 1e8 and 768 ([ext] Ginkgo), not measured here; load_balance.
 struct CsrAutomaticLimits {
   std::int64_t nnz_limit;  ///< 0 = no limit on the nonzeros
   std::int64_t row_len_limit;
+  std::int64_t merge_path_nnz;  ///< load_balance's cases take merge_path from here; 0 = never
 };
 inline CsrAutomaticLimits csr_automatic_limits(const DeviceProfile& profile) {
-  if (profile.backend == "HIP") return {100000000, 768};
-  return {0, 1024};
+  if (profile.backend == "HIP") return {100000000, 768, 0};
+  return {0, 1024, 200000};
 }
 
 /// The kernel csr::automatic runs (003 Alg. 3), with the reason. Statistics
@@ -283,13 +308,20 @@ inline CsrAutomaticLimits csr_automatic_limits(const DeviceProfile& profile) {
 inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stats,
                                                          const DeviceProfile& profile) {
   const auto limits = csr_automatic_limits(profile);
+  // 003's load_balance cases: merge_path from limits.merge_path_nnz nonzeros.
+  const auto balanced = [&](std::string why) -> std::pair<csr::strategy, std::string> {
+    if (limits.merge_path_nnz > 0 && stats.nnz >= limits.merge_path_nnz)
+      return {csr::merge_path{}, why + "; nnz " + std::to_string(stats.nnz) +
+                                     " >= " + std::to_string(limits.merge_path_nnz) +
+                                     ": merge_path (H200 measurement)"};
+    return {csr::load_balance{}, why};
+  };
   if (limits.nnz_limit > 0 && stats.nnz > limits.nnz_limit)
-    return {csr::load_balance{}, "automatic: nnz " + std::to_string(stats.nnz) + " > " +
-                                     std::to_string(limits.nnz_limit) + " (003 Alg. 3)"};
+    return balanced("automatic: nnz " + std::to_string(stats.nnz) + " > " +
+                    std::to_string(limits.nnz_limit) + " (003 Alg. 3)");
   if (stats.max_row_nnz > limits.row_len_limit)
-    return {csr::load_balance{}, "automatic: longest row " + std::to_string(stats.max_row_nnz) +
-                                     " > " + std::to_string(limits.row_len_limit) +
-                                     " (003 Alg. 3)"};
+    return balanced("automatic: longest row " + std::to_string(stats.max_row_nnz) + " > " +
+                    std::to_string(limits.row_len_limit) + " (003 Alg. 3)");
   if (stats.max_row_nnz == 0 && stats.nnz > 0)
     return {csr::load_balance{}, "automatic: longest row unknown"};
   return {csr::classical{},

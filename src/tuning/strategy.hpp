@@ -34,11 +34,17 @@ struct basic {};
 /// split rows combined in chunk order: deterministic, one launch
 /// (kernels/csr_chunks.hpp). Its handle holds the chunk partition.
 struct load_balance {};
-using strategy = std::variant<automatic, classical, basic, load_balance>;
+/// Equal tiles of the merge path of row ends and nonzeros per warp (Merrill
+/// & Garland, SC'16), open rows combined by a fixup launch in tile order:
+/// deterministic, no atomics (kernels/csr_merge_path.hpp). Its handle holds
+/// the tile starts.
+struct merge_path {};
+using strategy = std::variant<automatic, classical, basic, load_balance, merge_path>;
 inline const char* name(automatic) { return "automatic"; }
 inline const char* name(classical) { return "classical"; }
 inline const char* name(basic) { return "basic"; }
 inline const char* name(load_balance) { return "load_balance"; }
+inline const char* name(merge_path) { return "merge_path"; }
 }  // namespace csr
 
 namespace coo {

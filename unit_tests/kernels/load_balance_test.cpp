@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The warp-chunk kernels of the skewed-matrix issue against the reference:
-// CSR load_balance (kernels/csr_chunks.hpp), COO segmented
+// CSR load_balance (kernels/csr_chunks.hpp), CSR merge_path
+// (kernels/csr_merge_path.hpp), COO segmented
 // (kernels/coo_segmented.hpp, 000 Alg. 1) and Hybrid's COO part, on every
 // edge matrix and every shared matrix, rank 1 and rank 2, at the tuned
 // chunk size and at tiny chunks (1, 2, 5 and 64 entries per lane), where
 // every row of more than a few entries is split over many chunks: the
 // split-row path (partials combined by the last chunk to arrive) and the
-// COO atomics run on every backend, Serial included. CSR load_balance is
-// deterministic: two applies give the same bits.
+// COO atomics run on every backend, Serial included. CSR load_balance and
+// merge_path are deterministic: two applies give the same bits.
 #include "fixtures/shared_matrices.hpp"
 #include "fixtures/spmv_check.hpp"
 #include "fixtures/types.hpp"
@@ -53,6 +54,8 @@ void expect_chunk_kernels_match(const Triplets<V, I>& input, const std::string& 
     const std::string size = per_lane == 0 ? " tuned" : " per_lane=" + std::to_string(per_lane);
     expect_handle_matches_reference(exec, handle_with_chunks(csr, csr::load_balance{}, per_lane),
                                     csr, t, name + " csr:load_balance" + size);
+    expect_handle_matches_reference(exec, handle_with_chunks(csr, csr::merge_path{}, per_lane),
+                                    csr, t, name + " csr:merge_path" + size);
     expect_handle_matches_reference(exec, handle_with_chunks(coo, coo::segmented{}, per_lane), coo,
                                     t, name + " coo:segmented" + size);
     expect_handle_matches_reference(exec,
@@ -115,17 +118,20 @@ TEST(LoadBalanceDeterminism, TwoAppliesGiveTheSameBits) {
   t.assemble();
   const exec_type exec;
   const auto a = make_csr(t);
-  const auto h = handle_with_chunks(a, csr::load_balance{}, 1);
   Kokkos::View<double*> x("x", t.cols), y0("y0", t.rows), y1("y1", t.rows);
   auto xh = Kokkos::create_mirror_view(x);
   for (int j = 0; j < t.cols; ++j) xh(j) = rng.uniform() - 0.5;
   Kokkos::deep_copy(x, xh);
-  spmv(exec, h, 1.0, a, x, 0.0, y0);
-  for (int repeat = 0; repeat < 5; ++repeat) {
-    spmv(exec, h, 1.0, a, x, 0.0, y1);
-    const auto a0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y0);
-    const auto a1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y1);
-    EXPECT_EQ(std::memcmp(a0.data(), a1.data(), t.rows * sizeof(double)), 0) << "repeat " << repeat;
+  for (const csr::strategy s : {csr::strategy{csr::load_balance{}}, csr::strategy{csr::merge_path{}}}) {
+    const auto h = handle_with_chunks(a, s, 1);
+    spmv(exec, h, 1.0, a, x, 0.0, y0);
+    for (int repeat = 0; repeat < 5; ++repeat) {
+      spmv(exec, h, 1.0, a, x, 0.0, y1);
+      const auto a0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y0);
+      const auto a1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y1);
+      EXPECT_EQ(std::memcmp(a0.data(), a1.data(), t.rows * sizeof(double)), 0)
+          << strategy_name(s) << " repeat " << repeat;
+    }
   }
 }
 

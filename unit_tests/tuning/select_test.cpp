@@ -128,30 +128,32 @@ TEST(SelectCsr, BasicIsOneThreadPerRow) {
   EXPECT_EQ(strategy_name(csr::strategy{csr::load_balance{}}), "load_balance");
 }
 
-// 003 Alg. 3 on NVIDIA (and hosts): load_balance with a row longer than
-// 1024, classical otherwise (003's 1e6-nonzero limit dropped after the H200
-// measurement in select.hpp); AMD: 1e8 nonzeros and 768.
+// 003 Alg. 3 on NVIDIA (and hosts): a row longer than 1024 takes
+// load_balance, or merge_path from 2e5 nonzeros; classical otherwise (003's
+// 1e6-nonzero limit dropped after the H200 measurement in select.hpp); AMD:
+// 1e8 nonzeros and 768, load_balance.
 TEST(SelectCsr, AutomaticFollows003Alg3) {
   const DeviceProfile gpu = fake_gpu_profile();
   DeviceProfile amd = gpu;
   amd.backend = "HIP";
+  const std::string lb = "load_balance", mp = "merge_path", cl = "classical";
   const struct {
     std::int64_t rows, longest;
     double mean;
-    bool nvidia_lb, amd_lb;
-  } cases[] = {{1000, 20, 5.0, false, false},         {1000, 1024, 5.0, false, true},
-               {1000, 1025, 5.0, true, true},          {200000, 10, 5.0, false, false},
-               {200001, 10, 5.0, false, false},        {1000, 769, 5.0, false, true},
-               {30000000, 10, 5.0, false, true},       {30000000, 2000, 5.0, true, true}};
+    std::string nvidia, amd;
+  } cases[] = {{1000, 20, 5.0, cl, cl},           {1000, 1024, 5.0, cl, lb},
+               {1000, 1025, 5.0, lb, lb},         {200000, 10, 5.0, cl, cl},
+               {200001, 10, 5.0, cl, cl},         {1000, 769, 5.0, cl, lb},
+               {30000000, 10, 5.0, cl, lb},       {30000000, 2000, 5.0, mp, lb},
+               {39999, 2000, 5.0, lb, lb},        {40000, 2000, 5.0, mp, lb}};
   for (const auto& c : cases) {
     const MatrixStats st = stats_of(c.rows, c.longest, c.mean);
-    for (const auto& [profile, lb] : {std::pair{gpu, c.nvidia_lb}, std::pair{amd, c.amd_lb}}) {
+    for (const auto& [profile, kernel] : {std::pair{gpu, c.nvidia}, std::pair{amd, c.amd}}) {
       const csr::strategy r = tuning::resolve(st, profile, csr::strategy{csr::automatic{}});
-      EXPECT_EQ(std::holds_alternative<csr::load_balance>(r), lb)
+      EXPECT_EQ(strategy_name(r), kernel)
           << profile.backend << " nnz " << st.nnz << " longest " << c.longest;
-      EXPECT_EQ(std::holds_alternative<csr::classical>(r), !lb) << profile.backend;
       const SpmvPolicy p = tuning::select(st, profile, csr::automatic{});
-      EXPECT_EQ(p.kernel, lb ? "load_balance" : "classical");
+      EXPECT_EQ(p.kernel, kernel);
       EXPECT_EQ(p.rule.rfind("automatic: ", 0), 0u) << p.rule;
       EXPECT_NE(p.rule.find("003 Alg. 3"), std::string::npos) << p.rule;
     }

@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// CSR "merge_path" (Merrill & Garland, "Merge-based parallel sparse
+// matrix-vector multiplication", SC'16; the issue names it, no seed has it):
+// SpMV as a merge of the row ends (row_ptr[1..rows]) with the nonzero
+// indices 0..nnz-1. The merge path has rows + nnz items; it is cut into
+// tiles of equal length, one per warp, so every warp does the same work
+// whatever the rows (a row of 2e6 entries spans thousands of tiles; empty
+// rows cost one item each). Each tile's start is one merge-path search in
+// the row pointer, done once in the handle (make_csr_merge_path).
+//
+// A tile runs in three steps, as in CUB's AgentSpmv (read, not copied):
+//  1. the warp computes the products val * x[col] of the tile's nonzeros
+//     (coalesced loads, all gathers in flight at once) and loads the tile's
+//     row ends, both into team scratch;
+//  2. each lane searches its own stretch of entries_per_thread items of the
+//     tile in scratch and walks it: a nonzero adds its product, a row end
+//     stores the row. A lane's first row may have begun in earlier lanes:
+//     its sum waits for step 3;
+//  3. the lanes' unfinished sums are combined by the segmented scan keyed by
+//     row (arch::segmented_scan), each lane adds its predecessors' carry to
+//     its first row and stores it, and the last lane leaves the tile's carry
+//     (the row still open at the tile's end) in the workspace.
+// A second launch (the fixup) adds each open row's carries, in tile order,
+// to y: no atomics, and the same bits on every run. That is the one launch
+// more than load_balance's; the price of determinism without spin-waiting.
+//
+// Mapping: league entry -> team_size warps; team thread -> one tile of
+// entries_per_thread * W items; vector lane -> a lane of the warp (W = the
+// warp width; 1 on hosts, where a tile is one thread's walk).
+#pragma once
+
+#include "common.hpp"
+#include "../arch/arch.hpp"
+#include "../errors.hpp"
+#include "../formats/csr.hpp"
+#include "../tuning/policy.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace kobalt::detail {
+
+/// What the merge-path kernel keeps between applies (in the handle):
+/// - tile_row(t), t = 0..tiles: the row coordinate of tile t's start on the
+///   merge path (tile t starts at diagonal t * tile, nonzero t * tile -
+///   tile_row(t)); tile t leaves row tile_row(t + 1) open;
+/// - run_last(t): the last tile that leaves the same row open as tile t (a
+///   row of 2e6 entries leaves one open over ~8,000 tiles; the fixup reads
+///   this instead of searching);
+/// - carries: rhs_block partial sums per tile, the open row's part.
+template <class MemorySpace>
+struct CsrMergePath {
+  Kokkos::View<std::int64_t*, MemorySpace> tile_row;
+  Kokkos::View<std::int64_t*, MemorySpace> run_last;
+  Kokkos::View<double*, MemorySpace> carries;
+  std::int64_t tile = 0;  ///< merge-path items (row ends + nonzeros) per tile
+
+  std::int64_t tiles() const {
+    return tile_row.extent(0) > 0 ? static_cast<std::int64_t>(tile_row.extent(0)) - 1 : 0;
+  }
+  std::size_t bytes() const {
+    return (tile_row.extent(0) + run_last.extent(0)) * sizeof(std::int64_t) +
+           carries.extent(0) * sizeof(double);
+  }
+};
+
+/// The row coordinate where diagonal d crosses the merge path of the row
+/// ends `row_ptr(1..rows)` and the nonzeros 0..nnz-1: the number of row ends
+/// consumed within the first d items (a row end goes before the nonzero
+/// with the same index: that nonzero belongs to a later row).
+template <class RowPtr>
+KOKKOS_INLINE_FUNCTION std::int64_t merge_path_row(const RowPtr& row_ptr, std::int64_t rows,
+                                                   std::int64_t nnz, std::int64_t d) {
+  std::int64_t lo = d > nnz ? d - nnz : 0, hi = d < rows ? d : rows;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (static_cast<std::int64_t>(row_ptr(mid + 1)) <= d - mid - 1) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/// The merge-path tiles of a Csr for tiles of `tile` items: one search per
+/// tile, then one per tile for the end of its run, on `exec`.
+template <class ExecutionSpace, class Value, class Index, class Device>
+CsrMergePath<typename Device::memory_space> make_csr_merge_path(
+    const ExecutionSpace& exec, const Csr<Value, Index, Device>& a, std::int64_t tile) {
+  using memory_space = typename Device::memory_space;
+  CsrMergePath<memory_space> p;
+  p.tile = tile;
+  const std::int64_t rows = a.rows(), nnz = a.nnz(), items = rows + nnz;
+  const std::int64_t tiles = tile > 0 ? (items + tile - 1) / tile : 0;
+  if (tiles == 0) return p;
+  p.tile_row = Kokkos::View<std::int64_t*, memory_space>(
+      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string("kobalt::tile_rows")),
+      tiles + 1);
+  p.carries = Kokkos::View<double*, memory_space>(
+      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string("kobalt::tile_carries")),
+      static_cast<std::size_t>(tiles * rhs_block));
+  const auto row_ptr = a.row_ptr();
+  const auto tile_row = p.tile_row;
+  Kokkos::parallel_for(
+      "kobalt::merge_path_tiles", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, tiles + 1),
+      KOKKOS_LAMBDA(const std::int64_t t) {
+        const std::int64_t d = t * tile < items ? t * tile : items;
+        tile_row(t) = merge_path_row(row_ptr, rows, nnz, d);
+      });
+  p.run_last = Kokkos::View<std::int64_t*, memory_space>(
+      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string("kobalt::tile_runs")),
+      tiles);
+  const auto run_last = p.run_last;
+  Kokkos::parallel_for(
+      "kobalt::merge_path_runs", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, tiles),
+      KOKKOS_LAMBDA(const std::int64_t t) {
+        // The last u >= t with tile_row(u + 1) == tile_row(t + 1) (tile_row
+        // does not decrease).
+        const std::int64_t r = tile_row(t + 1);
+        std::int64_t lo = t, hi = tiles - 1;
+        while (lo < hi) {
+          const std::int64_t mid = lo + (hi - lo + 1) / 2;
+          if (tile_row(mid + 1) == r) lo = mid;
+          else hi = mid - 1;
+        }
+        run_last(t) = lo;
+      });
+  return p;
+}
+
+/// Team scratch of one warp's tile: the products (tile x N values), then the
+/// row ends (tile + 1 indices), rounded up to 16 bytes so the next warp's
+/// products stay aligned.
+template <class Scalar, class Index, int N>
+struct TileScratch {
+  KOKKOS_INLINE_FUNCTION static std::size_t bytes(std::int64_t tile) {
+    const std::size_t b = static_cast<std::size_t>(tile * N) * sizeof(Scalar) +
+                          static_cast<std::size_t>(tile + 1) * sizeof(Index);
+    return (b + 15) / 16 * 16;
+  }
+};
+
+template <class ExecutionSpace, int W, class IndexView, class ValueView, class XB, class YB,
+          bool HasBeta>
+struct CsrMergePathFunctor {
+  using index_type = typename IndexView::non_const_value_type;
+  using scalar = typename YB::scalar;
+  using member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  static constexpr int N = XB::count_max;
+
+  IndexView row_ptr, col;
+  ValueView val;
+  XB x;
+  YB y;
+  scalar alpha, beta;
+  const std::int64_t* tile_row;  // raw: the handle's CsrMergePath owns them
+  double* carries;
+  std::int64_t rows, nnz, tile, tiles;
+  int per_lane, scratch_level;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
+    const std::int64_t t =
+        static_cast<std::int64_t>(team.league_rank()) * team.team_size() + team.team_rank();
+    const bool active = t < tiles;  // idle warps still meet the team barrier
+    // This warp's scratch: the team's block, cut per team thread.
+    char* base = static_cast<char*>(team.team_scratch(scratch_level)
+                                        .get_shmem(team.team_size() *
+                                                   TileScratch<scalar, index_type, N>::bytes(tile)));
+    base += team.team_rank() * TileScratch<scalar, index_type, N>::bytes(tile);
+    scalar* products = reinterpret_cast<scalar*>(base);
+    index_type* ends = reinterpret_cast<index_type*>(base + tile * N * sizeof(scalar));
+
+    const std::int64_t d0 = active ? t * tile : 0;
+    const std::int64_t d1 = active ? (d0 + tile < rows + nnz ? d0 + tile : rows + nnz) : 0;
+    const std::int64_t r0 = active ? tile_row[t] : 0, r1 = active ? tile_row[t + 1] : 0;
+    const std::int64_t z0 = d0 - r0;
+    const std::int64_t tile_rows = r1 - r0, tile_nnz = (d1 - r1) - z0;
+
+    // Step 1: products and row ends into scratch, coalesced.
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, W), [&](const int lane) {
+      // Batches of `batch` entries per lane: all loads and gathers of a batch
+      // are issued before its stores to scratch (a store between them would
+      // have to wait: scratch may alias val for the compiler).
+      constexpr int batch = 4;
+      for (std::int64_t k0 = lane; k0 < tile_nnz; k0 += batch * W) {
+        Sums<scalar, N> s[batch];
+        for (int b = 0; b < batch; ++b) {
+          const std::int64_t k = k0 + b * W;
+          if (k < tile_nnz) x.fma(s[b], val(z0 + k), col(z0 + k));
+        }
+        for (int b = 0; b < batch; ++b) {
+          const std::int64_t k = k0 + b * W;
+          if (k < tile_nnz)
+            for (int j = 0; j < N; ++j) products[k * N + j] = s[b].v[j];
+        }
+      }
+      for (std::int64_t i0 = lane; i0 < tile_rows; i0 += batch * W) {
+        index_type e[batch];
+        for (int b = 0; b < batch; ++b)
+          if (i0 + b * W < tile_rows) e[b] = row_ptr(r0 + i0 + b * W + 1);
+        for (int b = 0; b < batch; ++b)
+          if (i0 + b * W < tile_rows) ends[i0 + b * W] = static_cast<index_type>(e[b] - z0);
+      }
+      // The row left open at the tile's end: its nonzeros in this tile all count.
+      if (lane == 0) ends[tile_rows] = static_cast<index_type>(tile_nnz);
+    });
+    team.team_barrier();
+    if (!active) return;
+
+    // Steps 2 and 3: each lane walks its stretch, then the carries.
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, W), [&](const int lane) {
+      using L = arch::lanes<ExecutionSpace>;
+      const std::int64_t items = d1 - d0;
+      const std::int64_t start = lane * per_lane < items ? lane * per_lane : items;
+      const std::int64_t stop = start + per_lane < items ? start + per_lane : items;
+      // The lane's start on the tile's merge path (rows, nonzeros relative).
+      std::int64_t lo = start > tile_nnz ? start - tile_nnz : 0;
+      std::int64_t hi = start < tile_rows ? start : tile_rows;
+      while (lo < hi) {
+        const std::int64_t mid = lo + (hi - lo) / 2;
+        if (static_cast<std::int64_t>(ends[mid]) <= start - mid - 1) lo = mid + 1;
+        else hi = mid;
+      }
+      std::int64_t i = lo, k = start - lo;
+      Sums<scalar, N> sum, head;  // head: the lane's first row, waiting for its carry
+      std::int64_t head_row = -1;
+      for (std::int64_t d = start; d < stop; ++d) {
+        if (k < static_cast<std::int64_t>(ends[i])) {
+          for (int j = 0; j < N; ++j) sum.v[j] += products[k * N + j];
+          ++k;
+        } else {
+          if (head_row < 0) {
+            head = sum;
+            head_row = i;
+          } else {
+            y.template store<HasBeta>(static_cast<index_type>(r0 + i), alpha, sum, beta);
+          }
+          sum = Sums<scalar, N>();
+          ++i;
+        }
+      }
+      // Lane l ends in row i, where lane l + 1 starts: the scan keyed by the
+      // end row sums each run of lanes that end in the same row.
+      arch::segmented_scan<ExecutionSpace, W>(lane, i, sum.v);
+      Sums<scalar, N> carry_in;
+      for (int j = 0; j < N; ++j) {
+        const scalar up = L::template shfl_up<W>(sum.v[j], 1);
+        carry_in.v[j] = lane > 0 ? up : scalar(0);
+      }
+      if (head_row >= 0) {
+        head += carry_in;
+        y.template store<HasBeta>(static_cast<index_type>(r0 + head_row), alpha, head, beta);
+      }
+      if (lane == W - 1)
+        for (int j = 0; j < N; ++j) carries[t * rhs_block + j] = static_cast<double>(sum.v[j]);
+    });
+  }
+};
+
+/// The fixup: for each row left open by a run of tiles t..u = run_last(t)
+/// (all ending in the same row), y_row += alpha * (carries t..u), in a
+/// fixed order. One lane per tile; a lane whose tile starts a run of at most
+/// W tiles sums it alone, longer runs (long rows) are summed by the whole
+/// warp (lane l takes tiles t + l, t + l + 4W, ... into four accumulators,
+/// then the segmented scan on one key). Only that run writes row r now.
+template <class ExecutionSpace, int W, class YB>
+struct CsrMergeFixupFunctor {
+  using scalar = typename YB::scalar;
+  using member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using L = arch::lanes<ExecutionSpace>;
+  static constexpr int N = YB::count_max;
+
+  YB y;
+  scalar alpha;
+  const std::int64_t* tile_row;
+  const std::int64_t* run_last;
+  const double* carries;
+  std::int64_t rows, tiles;
+
+  KOKKOS_INLINE_FUNCTION void add_carry(Sums<scalar, N>& s, std::int64_t tt) const {
+    for (int j = 0; j < N; ++j) s.v[j] += static_cast<scalar>(carries[tt * rhs_block + j]);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
+    const std::int64_t first =
+        (static_cast<std::int64_t>(team.league_rank()) * team.team_size() + team.team_rank()) * W;
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, W), [&](const int lane) {
+      const std::int64_t t = first + lane;
+      std::int64_t r = rows, last = -1;
+      if (t < tiles) {
+        r = tile_row[t + 1];
+        // Something open at the tile's end, and t the first tile of its run.
+        if (r < rows && (t == 0 || tile_row[t] != r)) last = run_last[t];
+      }
+      const bool long_run = last >= 0 && last - t >= W;
+      if (last >= 0 && !long_run) {
+        Sums<scalar, N> total;
+        for (std::int64_t tt = t; tt <= last; ++tt) add_carry(total, tt);
+        y.add(r, alpha, total);
+      }
+      // The warp takes the long runs one by one.
+      std::uint64_t pending = L::template ballot<W>(long_run);
+      while (pending != 0) {
+        int source = 0;
+        while (((pending >> source) & 1u) == 0) ++source;
+        pending &= pending - 1;
+        const std::int64_t t0 = L::template shfl<W>(t, source);
+        const std::int64_t u = L::template shfl<W>(last, source);
+        const std::int64_t row = L::template shfl<W>(r, source);
+        Sums<scalar, N> p0, p1, p2, p3;
+        for (std::int64_t tt = t0 + lane; tt <= u; tt += 4 * W) {
+          add_carry(p0, tt);
+          if (tt + W <= u) add_carry(p1, tt + W);
+          if (tt + 2 * W <= u) add_carry(p2, tt + 2 * W);
+          if (tt + 3 * W <= u) add_carry(p3, tt + 3 * W);
+        }
+        Sums<scalar, N> total;
+        for (int j = 0; j < N; ++j) total.v[j] = (p0.v[j] + p1.v[j]) + (p2.v[j] + p3.v[j]);
+        arch::segmented_scan<ExecutionSpace, W>(lane, 0, total.v);
+        if (lane == W - 1) y.add(row, alpha, total);
+      }
+    });
+  }
+};
+
+/// y = alpha*A*x + beta*y for a Csr with the merge-path tiles `p` (made by
+/// make_csr_merge_path with s.entries_per_thread * s.vector_length items per
+/// tile): the tile kernel, then the fixup.
+template <class ExecutionSpace, class Value, class Index, class Device, class XView, class YView>
+void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
+                    const std::string& label, typename YView::non_const_value_type alpha,
+                    const Csr<Value, Index, Device>& a, const XView& x,
+                    typename YView::non_const_value_type beta, const YView& y,
+                    const CsrMergePath<typename Device::memory_space>& p) {
+  using matrix = Csr<Value, Index, Device>;
+  using scalar = typename YView::non_const_value_type;
+  using policy_type = Kokkos::TeamPolicy<ExecutionSpace>;
+  const std::int64_t rows = a.rows(), nnz = a.nnz();
+  arch::with_lane_width(exec, [&](auto width) {
+    constexpr int W = decltype(width)::value;
+    check_warp_partition(label, s, W, p.tile, "tiles");
+    const std::int64_t tiles = p.tiles();
+    if (tiles != (rows + nnz + p.tile - 1) / p.tile)
+      throw invalid_parameter("kobalt: " + label + ": the merge-path tiles are for another matrix");
+    if (tiles == 0) return;
+    for_each_column_block(x, y, [&](auto xb, auto yb) {
+      constexpr int N = decltype(xb)::count_max;
+      const std::size_t per_warp = TileScratch<scalar, Index, N>::bytes(p.tile);
+      // Level 0 (shared memory on GPUs) while the team's tiles fit, level 1
+      // otherwise (large host tiles, wide rank-2 blocks); teams shrink to
+      // fit level 0 before that.
+      int team_size = s.team_size;
+      const std::size_t level0 =
+          static_cast<std::size_t>(policy_type::scratch_size_max(0));
+      while (team_size > 1 && team_size * per_warp > level0) team_size /= 2;
+      const int level = team_size * per_warp <= level0 ? 0 : 1;
+      const std::int64_t league = (tiles + team_size - 1) / team_size;
+      policy_type policy(exec, static_cast<int>(league), team_size, W);
+      policy.set_scratch_size(level, Kokkos::PerTeam(team_size * per_warp));
+      dispatch_beta(beta, [&](auto has_beta) {
+        using functor = CsrMergePathFunctor<ExecutionSpace, W, typename matrix::index_view,
+                                            typename matrix::value_view, decltype(xb),
+                                            decltype(yb), decltype(has_beta)::value>;
+        Kokkos::parallel_for(label, policy,
+                             functor{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha,
+                                     beta, p.tile_row.data(), p.carries.data(), rows, nnz,
+                                     p.tile, tiles, static_cast<int>(s.entries_per_thread),
+                                     level});
+      });
+      const std::int64_t fixup_league = (tiles + s.team_size * W - 1) / (s.team_size * W);
+      Kokkos::parallel_for(
+          label + "::fixup",
+          policy_type(exec, static_cast<int>(fixup_league), s.team_size, W),
+          CsrMergeFixupFunctor<ExecutionSpace, W, decltype(yb)>{
+              yb, alpha, p.tile_row.data(), p.run_last.data(), p.carries.data(), rows, tiles});
+    });
+  });
+}
+
+}  // namespace kobalt::detail
