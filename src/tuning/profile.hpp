@@ -81,9 +81,11 @@ inline void kind_defaults(DeviceProfile& p) {
     // NOTES.md: warps_per_SM = FP32 cores per SM / 32: 4 on Hopper (128
     // cores), 2 on Volta and A100 (64); 4 SIMDs per CU on AMD GCN/CDNA.
     p.warps_per_cu = 4;
-    // CSR merge_path: 8 items per lane, tiles of 256 items per warp; CUB's
-    // SpMV agents use 7-9 per thread on recent GPUs. Swept on the H200 (see
-    // tuning/select.hpp, merge_path).
+    // CSR merge_path: 8 items per lane, tiles of 256 items per warp. Swept
+    // on the H200 (2026-11-22, fp64/int32, kobalt-bench, GFLOP/s for 4 / 8 /
+    // 16 items, first version of the kernel): R-MAT 128 / 161 / 105, Zipf
+    // 65 / 91 / 67, arrow 2e6 27 / 44 / 64, circuit 109 / 142 / 156, lap3d
+    // 111 / 181 / 210; 8 is best on the power-law matrices.
     p.merge_path_items = 8;
     p.csrk_k = 3;             // 002 §6.2: CSR-3 on GPUs
     p.csrk_model = "ampere";  // 002 §4.1, the newest measured architecture
