@@ -30,8 +30,8 @@ namespace kobalt {
 /// Sharing: apply (spmv with the handle) never changes the handle. Applies
 /// through one handle may run at the same time on different execution-space
 /// instances, except when the handle holds workspace (workspace_bytes() > 0:
-/// a permuted CsrK gathers P x there, CSR load_balance combines the partial
-/// sums of split rows there): such applies must be ordered, e.g. one handle
+/// a permuted CsrK gathers P x there, CSR load_balance and merge_path combine
+/// the partial sums of split rows there): such applies must be ordered, e.g. one handle
 /// per instance (the matrix is shared by reference, not copied).
 template <class Matrix, class ExecutionSpace = typename Matrix::execution_space>
 class SpmvHandle {

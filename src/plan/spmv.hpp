@@ -130,9 +130,9 @@ void spmv(const ExecutionSpace& exec, const SpmvHandle<Matrix, HandleSpace>& han
 /// knows without a pass over it (tuning::summary_stats) and the cached device
 /// profile, with `strategy` (default: the format's first), then dispatches
 /// like spmv with a handle. For repeated products build a handle once
-/// (make_handle) instead; a permuted CsrK and CSR load_balance (which
-/// csr::automatic picks for large or skewed matrices) allocate and fill
-/// their workspace on every call here.
+/// (make_handle) instead; a permuted CsrK and CSR load_balance and
+/// merge_path (which csr::automatic picks for skewed matrices) allocate and
+/// fill their workspace on every call here.
 template <class ExecutionSpace, class Matrix, class XView, class YView,
           class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
 void spmv(const ExecutionSpace& exec, typename YView::const_value_type alpha, const Matrix& a,

@@ -60,6 +60,13 @@ struct minimal_storage {};
 /// There is deliberately no "Bell & Garland" preset: 000 Table 1 equates
 /// B&G with Q_R(1/3), but CUSP's rule is Q_R(2/3) plus a 4096-row break-even
 /// (NOTES.md, 000 erratum), which Q_R(x) alone cannot express.
+///
+/// Checked on the H200 against fixed widths t = 0, 1, 2, 4, 8, 16 and
+/// minimal_storage (2026-11-22, fp64/int32, kobalt-bench,
+/// perf_tests/results/h200/hybrid_partition.txt): its t was the best or
+/// within 1% on R-MAT scale 22 (t = 0, 237 GFLOP/s), Zipf (t = 1, 146),
+/// arrow 2e6 (t = 2, 136) and circuit (t = 3, 231; fixed t = 4..16 213,
+/// t = 0 191).
 struct automatic {};
 
 using partition =
