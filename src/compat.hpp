@@ -30,5 +30,10 @@ class ScopedRegion {
 inline auto uninitialized(const std::string& label) {
   return Kokkos::view_alloc(Kokkos::WithoutInitializing, label);
 }
+/// The same, allocated on (and ordered with) the execution space instance `exec`.
+template <class ExecutionSpace>
+auto uninitialized(const ExecutionSpace& exec, const std::string& label) {
+  return Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label);
+}
 
 }  // namespace kobalt::compat

@@ -76,10 +76,9 @@ CsrChunks<typename Device::memory_space> make_csr_chunks(const ExecutionSpace& e
   const std::int64_t chunks = chunk > 0 ? (nnz + chunk - 1) / chunk : 0;
   if (chunks == 0) return p;
   p.first_row = Kokkos::View<std::int64_t*, memory_space>(
-      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string("kobalt::chunk_rows")),
-      chunks + 1);
+      compat::uninitialized(exec, "kobalt::chunk_rows"), chunks + 1);
   p.partials = Kokkos::View<double*, memory_space>(
-      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string("kobalt::chunk_partials")),
+      compat::uninitialized(exec, "kobalt::chunk_partials"),
       static_cast<std::size_t>(2 * chunks * rhs_block));
   p.arrived = Kokkos::View<int*, memory_space>(
       Kokkos::view_alloc(exec, std::string("kobalt::chunk_arrivals")), chunks);

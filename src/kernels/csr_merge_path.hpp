@@ -92,10 +92,9 @@ CsrMergePath<typename Device::memory_space> make_csr_merge_path(
   const std::int64_t tiles = tile > 0 ? (items + tile - 1) / tile : 0;
   if (tiles == 0) return p;
   p.tile_row = Kokkos::View<std::int64_t*, memory_space>(
-      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string("kobalt::tile_rows")),
-      tiles + 1);
+      compat::uninitialized(exec, "kobalt::tile_rows"), tiles + 1);
   p.carries = Kokkos::View<double*, memory_space>(
-      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string("kobalt::tile_carries")),
+      compat::uninitialized(exec, "kobalt::tile_carries"),
       static_cast<std::size_t>(tiles * rhs_block));
   const auto row_ptr = a.row_ptr();
   const auto tile_row = p.tile_row;
@@ -106,8 +105,7 @@ CsrMergePath<typename Device::memory_space> make_csr_merge_path(
         tile_row(t) = merge_path_row(row_ptr, rows, nnz, d);
       });
   p.run_last = Kokkos::View<std::int64_t*, memory_space>(
-      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string("kobalt::tile_runs")),
-      tiles);
+      compat::uninitialized(exec, "kobalt::tile_runs"), tiles);
   const auto run_last = p.run_last;
   Kokkos::parallel_for(
       "kobalt::merge_path_runs", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, tiles),
@@ -164,13 +162,13 @@ struct CsrMergePathFunctor {
         static_cast<std::int64_t>(team.league_rank()) * team.team_size() + team.team_rank();
     const bool active = t < tiles;  // idle warps still meet the team barrier
     // This warp's scratch: the team's block, cut per team thread.
-    char* base = static_cast<char*>(team.team_scratch(scratch_level)
-                                        .get_shmem(team.team_size() *
-                                                   TileScratch<scalar, index_type, N>::bytes(tile)));
-    base += team.team_rank() * TileScratch<scalar, index_type, N>::bytes(tile);
+    using scratch = TileScratch<scalar, index_type, N>;
+    const std::size_t per_warp = scratch::bytes(tile);
+    char* base = static_cast<char*>(
+                     team.team_scratch(scratch_level).get_shmem(team.team_size() * per_warp)) +
+                 team.team_rank() * per_warp;
     scalar* products = reinterpret_cast<scalar*>(base);
-    index_type* ends = reinterpret_cast<index_type*>(
-        base + TileScratch<scalar, index_type, N>::products_bytes(tile));
+    index_type* ends = reinterpret_cast<index_type*>(base + scratch::products_bytes(tile));
 
     const std::int64_t d0 = active ? t * tile : 0;
     const std::int64_t d1 = active ? (d0 + tile < rows + nnz ? d0 + tile : rows + nnz) : 0;

@@ -64,8 +64,7 @@ Workspace<Matrix> make_workspace(const ExecutionSpace& exec, const Matrix& a,
   Workspace<Matrix> w;
   if constexpr (std::is_same_v<Strategy, csrk::strategy>) {
     if (a.is_permuted())
-      w.gather = workspace_view<Matrix>(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing,
-                                                           std::string("kobalt::workspace")),
+      w.gather = workspace_view<Matrix>(compat::uninitialized(exec, "kobalt::workspace"),
                                         static_cast<std::size_t>(a.cols()));
   } else if constexpr (std::is_same_v<Strategy, csr::strategy>) {
     if (std::holds_alternative<csr::load_balance>(strategy)) {
