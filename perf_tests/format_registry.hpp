@@ -94,7 +94,8 @@ inline bool is_peer(const std::string& name) { return name == "kk" || name == "c
 inline std::vector<std::string> default_format_specs() {
   std::vector<std::string> specs = {"csr",         "csr:basic",        "csr:classical",
                                     "csr:load_balance", "csr:merge_path", "coo",
-                                    "ell",         "sellp",            "hybrid",
+                                    "ell",         "ell:column_groups", "sellp",
+                                    "sellp:b=32,t=1", "sellp:b=8,t=8",  "hybrid",
                                     "csrk:k=2",    "csrk:k=3",         "aligned_coo"};
 #if defined(KOBALT_BENCH_KOKKOSKERNELS)
   specs.push_back("kk");
@@ -143,11 +144,17 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
   }
   if (spec.name == "ell") {
     spec.only({"width", "stride"});
+    ell::strategy strategy = ell::automatic{};
+    if (spec.word == "rows") strategy = ell::rows{};
+    else if (spec.word == "column_groups") strategy = ell::column_groups{};
+    else if (!spec.word.empty() && spec.word != "automatic")
+      throw std::invalid_argument("ell strategy '" + spec.word +
+                                  "' is not built (known: automatic, rows, column_groups)");
     ell_params p;
     p.stored_per_row = static_cast<std::int64_t>(spec.number("width", 0));
     p.stride = static_cast<std::int64_t>(spec.number("stride", 0));
     auto a = to_ell(csr, p);
-    return wrap<decltype(a), View>(a, "width=" + std::to_string(a.stored_per_row()));
+    return wrap<decltype(a), View>(a, "width=" + std::to_string(a.stored_per_row()), strategy);
   }
   if (spec.name == "sellp") {
     spec.only({"b", "t"});

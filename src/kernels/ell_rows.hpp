@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Portable ELL kernel with early stopping (seed 000 §3.4, Alg. 3): the lanes
-// of a row stride over its slots and stop at the first padding slot, since a
-// row's entries precede its padding. Each row is owned by one team thread,
-// so y is written once (no atomics; 000's several-warps-per-row variant with
-// atomic_add is the tuned GPU kernel, not this one).
+// ELL kernel of seed 000 §3.4 (Alg. 3-4): the lanes of a subwarp stride over
+// a row's slots and stop at the first padding slot, since a row's entries
+// precede its padding; each lane loads its slots in batches (row_reduce.hpp).
+// With one part per row a row belongs to one subwarp and y is stored once
+// (no atomics). With `row_parts` > 1 (Alg. 4's nwarps_per_row, rows much
+// wider than the GPU has rows to spread over) part p of a row takes slots
+// p*L + lane, p*L + lane + P*L, ... and adds into y atomically (Alg. 3's
+// atomic_add), y having been scaled by beta first.
 //
-// Mapping: league entry -> rows_per_team consecutive rows; team thread -> one
-// row; vector lane -> slots lane, lane + L, lane + 2L, ... of that row
-// (L = vector length from 000 Alg. 4), reduced over the lanes (row_reduce.hpp).
+// Mapping: league entry -> rows_per_team consecutive (row, part) units;
+// team thread -> one unit; vector lane -> that unit's slots (L = vector
+// length from 000 Alg. 4), reduced over the lanes (row_reduce.hpp).
 #pragma once
 
 #include "common.hpp"
@@ -16,6 +19,7 @@
 #include "../tuning/policy.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 
 namespace kobalt::detail {
@@ -31,42 +35,56 @@ struct EllRowFunctor {
   XB x;
   YB y;
   scalar alpha, beta;
-  std::int64_t rows, width, stride, rows_per_team;
-  int lanes;
+  std::int64_t units, width, stride, rows_per_team;
+  int lanes, parts;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
     const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * rows_per_team;
-    const std::int64_t last = first + rows_per_team < rows ? first + rows_per_team : rows;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::int64_t i) {
+    const std::int64_t last = first + rows_per_team < units ? first + rows_per_team : units;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::int64_t u) {
+      const std::int64_t i = u / parts;
       Sums<scalar, block_width<decltype(y.y)>> sum;
-      row_reduce_strided(team, lanes, col, val, x, i, stride, width, sum);
-      Kokkos::single(Kokkos::PerThread(team),
-                     [&]() { y.template store<HasBeta>(i, alpha, sum, beta); });
+      row_reduce_strided(team, lanes, col, val, x, i, stride, width, sum, u % parts,
+                         std::int64_t(parts));
+      Kokkos::single(Kokkos::PerThread(team), [&]() {
+        if (parts > 1)
+          y.atomic_add(i, alpha, sum);
+        else
+          y.template store<HasBeta>(i, alpha, sum, beta);
+      });
     });
   }
 };
 
-/// y = alpha*A*x + beta*y for an Ell with launch shape s (y fully written,
-/// beta == 0 overwrites).
+/// y = alpha*A*x + beta*y for an Ell with launch shape s (s.row_parts
+/// subwarps per row; y fully written, beta == 0 overwrites).
 template <class ExecutionSpace, class Value, class Index, class Device, class XView, class YView>
 void ell_rows(const ExecutionSpace& exec, const tuning::LaunchShape& s, const std::string& label,
               typename YView::non_const_value_type alpha, const Ell<Value, Index, Device>& a,
               const XView& x, typename YView::non_const_value_type beta, const YView& y) {
   using matrix = Ell<Value, Index, Device>;
+  using scalar = typename YView::non_const_value_type;
   const std::int64_t rows = a.rows();
   if (rows == 0) return;
-  const std::int64_t league = (rows + s.rows_per_team - 1) / s.rows_per_team;
+  const int parts = s.row_parts > 1 ? s.row_parts : 1;
+  const std::int64_t units = rows * parts;
+  const std::int64_t league = (units + s.rows_per_team - 1) / s.rows_per_team;
+  if (league > std::numeric_limits<int>::max())
+    throw invalid_parameter("kobalt: " + label + ": " + std::to_string(league) +
+                            " teams of " + std::to_string(s.rows_per_team) +
+                            " rows; at most 2^31 - 1");
+  if (parts > 1) scale(exec, beta, y);
   Kokkos::TeamPolicy<ExecutionSpace> policy(exec, static_cast<int>(league), s.team_size,
                                             s.vector_length);
   for_each_column_block(x, y, [&](auto xb, auto yb) {
-    dispatch_beta(beta, [&](auto has_beta) {
+    dispatch_beta(parts > 1 ? scalar(0) : beta, [&](auto has_beta) {
       using functor = EllRowFunctor<ExecutionSpace, typename matrix::index_view,
                                     typename matrix::value_view, decltype(xb), decltype(yb),
                                     decltype(has_beta)::value>;
       Kokkos::parallel_for(label, policy,
-                           functor{a.col_indices(), a.values(), xb, yb, alpha, beta, rows,
+                           functor{a.col_indices(), a.values(), xb, yb, alpha, beta, units,
                                    a.stored_per_row(), a.stride(), s.rows_per_team,
-                                   s.vector_length});
+                                   s.vector_length, parts});
     });
   });
 }

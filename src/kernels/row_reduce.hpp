@@ -8,9 +8,10 @@
 // first + l + L, ...).
 // row_reduce_strided: a row is `count` slots at first, first + step, ...
 // (ELL: step = stride; SELL-P: step = slice size). Lane l of L takes slots
-// l, l + L, ... of the row, so consecutive rows' threads read the same slot
-// column, and a lane stops at its first padding slot (column < 0): a row's
-// padding follows its entries (000 Alg. 3 lines 6-7).
+// l, l + L, ... of the row (of part p of P: p*L + l, step P*L), so
+// consecutive rows' threads read the same slot column, and a lane stops at
+// its first padding slot (column < 0): a row's padding follows its entries
+// (000 Alg. 3 lines 6-7).
 // Measured on the H200 (2026-11-22): writing the contiguous case through
 // the strided form (step 1) cost CSR classical 5-18% and CSR-k 8-30%, hence
 // two entry points.
@@ -42,22 +43,61 @@ KOKKOS_INLINE_FUNCTION void row_reduce_contiguous(const Member& team, const ColV
   }
 }
 
+// Slots one lane loads before it uses any of them in the strided walk:
+// the columns of `strided_batch` slots, then their values and x entries, so
+// the loads of a batch are in flight together instead of one column ->
+// value -> x chain per slot (the early stop at padding otherwise keeps the
+// compiler from issuing the next slot's loads first). 001 unrolls by two.
+// Measured on the H200 (2026-11-22, fp64/int32, see the definition's
+// commit and perf_tests/results/h200/ell_batch.txt).
+inline constexpr int strided_batch = 4;
+
+/// partial += the products of the slots first + k * step for k = k0, k0 +
+/// k_step, ... < count, stopping at the first padding slot (column < 0): a
+/// row's padding follows its entries (000 Alg. 3 lines 6-7).
+template <class Offset, class ColView, class ValView, class XB, class Scalar, int N>
+KOKKOS_INLINE_FUNCTION void sum_strided_slots(const ColView& col, const ValView& val,
+                                              const XB& x, Offset first, Offset step, Offset k0,
+                                              Offset k_step, Offset count,
+                                              Sums<Scalar, N>& partial) {
+  using Index = typename ColView::non_const_value_type;
+  using Value = typename ValView::non_const_value_type;
+  for (Offset k = k0; k < count; k += strided_batch * k_step) {
+    Index c[strided_batch];
+    for (int u = 0; u < strided_batch; ++u) {
+      const Offset slot = k + u * k_step;
+      c[u] = slot < count ? col(first + slot * step) : Index(-1);
+    }
+    Value v[strided_batch];
+    for (int u = 0; u < strided_batch; ++u)
+      v[u] = c[u] >= 0 ? val(first + (k + u * k_step) * step) : Value(0);
+    if constexpr (N == 1) {
+      Scalar xv[strided_batch];
+      for (int u = 0; u < strided_batch; ++u) xv[u] = c[u] >= 0 ? Scalar(x.x(c[u])) : Scalar(0);
+      for (int u = 0; u < strided_batch; ++u) partial.v[0] += Scalar(v[u]) * xv[u];
+    } else {
+      for (int u = 0; u < strided_batch; ++u)
+        if (c[u] >= 0) x.fma(partial, v[u], c[u]);
+    }
+    if (c[strided_batch - 1] < 0) return;
+  }
+}
+
 template <class Offset, class Member, class ColView, class ValView, class XB, class Scalar, int N>
 KOKKOS_INLINE_FUNCTION void row_reduce_strided(const Member& team, int lanes, const ColView& col,
                                                const ValView& val, const XB& x, Offset first,
                                                Offset step, Offset count,
-                                               Sums<Scalar, N>& result) {
+                                               Sums<Scalar, N>& result, Offset part = 0,
+                                               Offset parts = 1) {
   if constexpr (N == 1) {
     Scalar sum = 0;
     Kokkos::parallel_reduce(
         Kokkos::ThreadVectorRange(team, lanes),
         [&](const int lane, Scalar& partial) {
-          for (Offset k = lane; k < count; k += lanes) {
-            const Offset slot = first + k * step;
-            const auto c = col(slot);
-            if (c < 0) break;
-            partial += Scalar(val(slot)) * Scalar(x.x(c));
-          }
+          Sums<Scalar, 1> mine;
+          sum_strided_slots(col, val, x, first, step, part * lanes + lane, parts * lanes, count,
+                            mine);
+          partial += mine.v[0];
         },
         sum);
     result.v[0] = sum;
@@ -65,12 +105,8 @@ KOKKOS_INLINE_FUNCTION void row_reduce_strided(const Member& team, int lanes, co
     Kokkos::parallel_reduce(
         Kokkos::ThreadVectorRange(team, lanes),
         [&](const int lane, Sums<Scalar, N>& partial) {
-          for (Offset k = lane; k < count; k += lanes) {
-            const Offset slot = first + k * step;
-            const auto c = col(slot);
-            if (c < 0) break;
-            x.fma(partial, val(slot), c);
-          }
+          sum_strided_slots(col, val, x, first, step, part * lanes + lane, parts * lanes, count,
+                            partial);
         },
         Kokkos::Sum<Sums<Scalar, N>>(result));
   }

@@ -13,6 +13,7 @@
 #include "../kernels/csr_merge_path.hpp"
 #include "../kernels/csr_rows.hpp"
 #include "../kernels/csrk_groups.hpp"
+#include "../kernels/ell_column_groups.hpp"
 #include "../kernels/ell_rows.hpp"
 #include "../kernels/sellp_slices.hpp"
 #include "../errors.hpp"
@@ -98,7 +99,7 @@ template <class V, class I, class D, class Strategy>
 tuning::SpmvPolicy policy_for(const tuning::MatrixStats& stats,
                               const tuning::DeviceProfile& profile, const Sellp<V, I, D>& a,
                               const Strategy& s) {
-  return tuning::select(stats, profile, s, a.slice_size());
+  return tuning::select(stats, profile, s, a.slice_size(), a.stride_factor());
 }
 template <class V, class I, class D, class Strategy>
 tuning::SpmvPolicy policy_for(const tuning::MatrixStats& stats,
@@ -151,15 +152,6 @@ void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace, csr::me
                  workspace.tiles);
 }
 
-/// Never reached: handles and the handle-less spmv resolve automatic first
-/// (tuning::resolve); kept so the strategy variant visits completely.
-template <class E, class V, class I, class D, class X, class Y, class W>
-void run(const E&, const tuning::SpmvPolicy&, const W&, csr::automatic,
-         typename Y::non_const_value_type, const Csr<V, I, D>&, const X&,
-         typename Y::non_const_value_type, const Y&) {
-  throw invalid_parameter("kobalt::spmv: csr::automatic must be resolved before dispatch");
-}
-
 /// 000 §3.1: y is scaled first (the kernel only adds), unless beta == 1.
 template <class E, class V, class I, class D, class X, class Y, class W>
 void run(const E& exec, const tuning::SpmvPolicy& p, const W&, coo::segmented,
@@ -175,6 +167,14 @@ void run(const E& exec, const tuning::SpmvPolicy& p, const W&, ell::rows,
          typename Y::non_const_value_type alpha, const Ell<V, I, D>& a, const X& x,
          typename Y::non_const_value_type beta, const Y& y) {
   ell_rows(exec, p.launches.at(0), kernel_label("ell", "rows"), alpha, a, x, beta, y);
+}
+
+template <class E, class V, class I, class D, class X, class Y, class W>
+void run(const E& exec, const tuning::SpmvPolicy& p, const W&, ell::column_groups,
+         typename Y::non_const_value_type alpha, const Ell<V, I, D>& a, const X& x,
+         typename Y::non_const_value_type beta, const Y& y) {
+  ell_column_groups(exec, p.launches.at(0), kernel_label("ell", "column_groups"), alpha, a, x,
+                    beta, y);
 }
 
 template <class E, class V, class I, class D, class X, class Y, class W>
@@ -223,7 +223,19 @@ template <class E, class Matrix, class Strategy, class X, class Y, class W>
 void dispatch(const E& exec, const Strategy& strategy, const tuning::SpmvPolicy& p,
               const W& workspace, typename Y::non_const_value_type alpha, const Matrix& a,
               const X& x, typename Y::non_const_value_type beta, const Y& y) {
-  std::visit([&](auto s) { run(exec, p, workspace, s, alpha, a, x, beta, y); }, strategy);
+  std::visit(
+      [&](auto s) {
+        using S = decltype(s);
+        // Handles and the handle-less spmv resolve automatic strategies
+        // first (tuning::resolve); an unresolved one never reaches a kernel.
+        if constexpr (std::is_same_v<S, csr::automatic> || std::is_same_v<S, ell::automatic>)
+          throw invalid_parameter(std::string("kobalt::spmv: ") +
+                                  tuning::format_strategy<Matrix>::format +
+                                  "::automatic must be resolved before dispatch");
+        else
+          run(exec, p, workspace, s, alpha, a, x, beta, y);
+      },
+      strategy);
 }
 
 }  // namespace kobalt::detail

@@ -20,7 +20,9 @@ struct LaunchShape {
   int vector_length = 1;             ///< vector lanes that share one row
   std::int64_t rows_per_team = 1;    ///< rows (ALIGNED_COO: lanes) one league entry covers
   std::int64_t entries_per_thread = 0;  ///< nonzeros a thread walks in chunked kernels; 0 if unused
-  int row_threads = 1;               ///< CSR-k: team threads that share one super-row's rows
+  int row_threads = 1;               ///< CSR-k: team threads that share one super-row's rows;
+                                     ///< SELL-P, ELL column groups: team threads per row (t)
+  int row_parts = 1;                 ///< ELL: subwarps / teams per row, > 1 adds into y atomically
 
   /// CSR-k: super-rows of a super-super-row processed side by side.
   int super_row_threads() const { return team_size / row_threads; }
@@ -35,6 +37,7 @@ struct LaunchShape {
     if (s.entries_per_thread > 0) os << ", entries_per_thread=" << s.entries_per_thread;
     else os << ", rows_per_team=" << s.rows_per_team;
     if (s.row_threads != 1) os << ", row_threads=" << s.row_threads;
+    if (s.row_parts != 1) os << ", row_parts=" << s.row_parts;
     return os << "}";
   }
 };

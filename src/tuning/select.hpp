@@ -120,15 +120,27 @@ inline SpmvPolicy policy(const char* format, std::string kernel, std::vector<Lau
   return SpmvPolicy{format, std::move(kernel), std::move(l), std::move(rule)};
 }
 
+/// Warps the whole GPU runs at once in 000 Alg. 4 / 003 Alg. 5's
+/// "nwarps": compute units x warps_per_cu ([ext] Ginkgo's get_num_warps()).
+inline std::int64_t device_warps(const DeviceProfile& profile) {
+  return static_cast<std::int64_t>(std::max(profile.compute_units, 1)) *
+         std::max(profile.warps_per_cu, 1);
+}
+
 /// The ELL launch of 000 Alg. 4: one lane per row unless width / rows >
-/// 1e-2, then min(warp, 2^ceil(log2 width)) lanes. Alg. 4's several warps per
-/// row (with atomics) belong to the tuned GPU kernel, not this one.
+/// 1e-2, then min(warp, 2^ceil(log2 width)) lanes; with a full warp per row,
+/// max(min(width / warp, nwarps / rows), 1) warps per row (row_parts, whose
+/// atomics need y scaled first). Hosts: one lane, one part.
 inline LaunchShape ell_launch(const DeviceProfile& profile, std::int64_t rows, std::int64_t width,
                               const char* part) {
   int lanes = 1;
   if (rows > 0 && static_cast<double>(width) / static_cast<double>(rows) > ell_lanes_ratio)
     lanes = ceil_pow2_capped(width, profile.warp_width);
-  return row_launch(profile, lanes, part);
+  LaunchShape s = row_launch(profile, lanes, part);
+  if (profile.gpu && lanes == profile.warp_width && lanes > 1 && rows > 0)
+    s.row_parts = static_cast<int>(std::max<std::int64_t>(
+        std::min(width / lanes, device_warps(profile) / rows), 1));
+  return s;
 }
 }  // namespace detail
 
@@ -164,28 +176,69 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                         detail::chunk_rule(stats, profile));
 }
 
-/// ELL of `width` slots per row: 000 Alg. 4's lanes per row.
+/// ELL of `width` slots per row: 000 Alg. 4's lanes and warps per row.
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile, ell::rows,
                          std::int64_t width) {
   return detail::policy("ell", "rows", {detail::ell_launch(profile, stats.rows, width, "rows")},
-                        "lanes per row by width/rows > 1e-2 (000 Alg. 4), width " +
+                        "lanes and warps per row by width/rows > 1e-2 (000 Alg. 4), width " +
                             std::to_string(width));
 }
 
-/// SELL-P with slices of `slice_size` rows: one league entry per slice, one
-/// thread per row and no vector lanes (000 §3.5, Alg. 5: 001's t threads per
-/// row are not used by this kernel). GPU teams cover the slice's rows, at
-/// most profile.team_threads.
+// 003 §3.3: a team of 512 threads, groups of a warp, at most 16 groups
+// (512 / 32) per row.
+inline constexpr int ell_group_team_threads = 512;
+inline constexpr int ell_max_groups = 16;
+
+/// ELL column groups (003 Alg. 5): one group per row unless width / rows >
+/// 1e-2, then min(16, 2^ceil(log2 width)) groups; with 16 groups,
+/// max(min(width / 16, nwarps / rows), 1) teams per row (row_parts). A
+/// group is a warp over consecutive rows (blocks of W rows); a team holds
+/// 512 / (W * groups) blocks. Hosts: one thread per team, one group.
+inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
+                         ell::column_groups, std::int64_t width) {
+  LaunchShape s;
+  s.part = "groups";
+  const std::int64_t rows = stats.rows;
+  if (profile.gpu) {
+    const int w = std::max(profile.warp_width, 1);
+    int groups = 1;
+    if (rows > 0 && static_cast<double>(width) / static_cast<double>(rows) > ell_lanes_ratio)
+      groups = ceil_pow2_capped(width, ell_max_groups);
+    s.vector_length = w;
+    s.row_threads = groups;
+    s.team_size = std::max(1, ell_group_team_threads / (w * groups)) * groups;
+    if (groups == ell_max_groups && rows > 0)
+      s.row_parts = static_cast<int>(std::max<std::int64_t>(
+          std::min(width / ell_max_groups, detail::device_warps(profile) / rows), 1));
+  }
+  s.rows_per_team = static_cast<std::int64_t>(s.team_size / s.row_threads) * s.vector_length;
+  return detail::policy("ell", "column_groups", {s},
+                        "groups per row by width/rows > 1e-2 (003 Alg. 5), width " +
+                            std::to_string(width));
+}
+
+/// SELL-P with slices of `slice_size` rows padded to multiples of
+/// `stride_factor`: 001's kernel with t = stride_factor threads per row
+/// (t = 1: 000 Alg. 5's thread per row).
+/// - GPUs: min(b, warp) lanes over a slice's rows (a power of two; lanes
+///   loop over larger slices), t threads per row (capped so the team stays
+///   within 1024 threads), team_threads / (t * lanes) slices per team.
+/// - Hosts: one thread per slice (t = 1).
 inline SpmvPolicy select(const MatrixStats&, const DeviceProfile& profile, sellp::slices,
-                         std::int64_t slice_size) {
+                         std::int64_t slice_size, std::int64_t stride_factor = 1) {
   LaunchShape s;
   s.part = "slices";
-  s.vector_length = 1;
-  s.team_size = profile.gpu ? static_cast<int>(std::min<std::int64_t>(
-                                  slice_size, std::max(profile.team_threads, 1)))
-                            : 1;
-  s.rows_per_team = slice_size;
-  return detail::policy("sellp", "slices", {s}, "a team per slice, a thread per row (000 Alg. 5)");
+  if (profile.gpu) {
+    s.vector_length = floor_pow2_capped(slice_size, std::max(profile.warp_width, 1));
+    s.row_threads = static_cast<int>(
+        std::min<std::int64_t>(std::max<std::int64_t>(stride_factor, 1), 1024 / s.vector_length));
+    s.team_size =
+        std::max(1, profile.team_threads / (s.row_threads * s.vector_length)) * s.row_threads;
+  }
+  s.rows_per_team = static_cast<std::int64_t>(s.team_size / s.row_threads) * slice_size;
+  return detail::policy("sellp", "slices", {s},
+                        "whole slices per team, " + std::to_string(s.row_threads) +
+                            " threads per row (001; 1 = 000 Alg. 5)");
 }
 
 /// A block shape of 002 §4.1, in the paper's own terms.
@@ -333,6 +386,17 @@ inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stat
               std::to_string(limits.row_len_limit) + " (003 Alg. 3)"};
 }
 
+// ELL automatic: 000's rows kernel on NVIDIA and hosts, 003's column groups
+// on AMD (003 §3.3: no noteworthy gain on V100, a significant one on Radeon
+// VII, where 000's subwarps read slots `stride` apart). On the H200
+// (2026-11-22, fp64/int32, kobalt-bench, perf_tests/results/h200/ell_kernels.txt)
+// see the measurement beside resolve_ell's NVIDIA branch.
+inline std::pair<ell::strategy, std::string> resolve_ell(const DeviceProfile& profile) {
+  if (profile.backend == "HIP")
+    return {ell::column_groups{}, "automatic: column_groups on AMD (003 §3.3)"};
+  return {ell::rows{}, "automatic: rows (000 Alg. 3-4) outside AMD (003 §3.3)"};
+}
+
 /// The strategy that runs: csr::automatic resolved by 003 Alg. 3, any other
 /// strategy as it is.
 template <class Strategy>
@@ -344,12 +408,26 @@ inline csr::strategy resolve(const MatrixStats& stats, const DeviceProfile& prof
   if (std::holds_alternative<csr::automatic>(s)) return resolve_csr(stats, profile).first;
   return s;
 }
+inline ell::strategy resolve(const MatrixStats&, const DeviceProfile& profile,
+                             const ell::strategy& s) {
+  if (std::holds_alternative<ell::automatic>(s)) return resolve_ell(profile).first;
+  return s;
+}
 
 /// CSR automatic: the policy of the kernel 003 Alg. 3 picks, its rule saying why.
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                          csr::automatic) {
   const auto [strategy, why] = resolve_csr(stats, profile);
   SpmvPolicy p = std::visit([&](auto v) { return select(stats, profile, v); }, strategy);
+  p.rule = why + "; " + p.rule;
+  return p;
+}
+
+/// ELL automatic: the policy of the kernel resolve_ell picks, its rule saying why.
+inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile, ell::automatic,
+                         std::int64_t width) {
+  const auto [strategy, why] = resolve_ell(profile);
+  SpmvPolicy p = std::visit([&](auto v) { return select(stats, profile, v, width); }, strategy);
   p.rule = why + "; " + p.rule;
   return p;
 }

@@ -56,15 +56,25 @@ inline const char* name(segmented) { return "segmented"; }
 }  // namespace coo
 
 namespace ell {
-/// A team thread per row, vector lanes over its slots, early stop at the
-/// first padding slot (000 §3.4, Alg. 3-4).
+/// Picks rows or column_groups for the device (tuning::resolve_ell).
+struct automatic {};
+/// A subwarp per row, vector lanes over its slots, early stop at the first
+/// padding slot; several subwarps per row with atomics when the rows are
+/// few and wide (000 §3.4, Alg. 3-4; kernels/ell_rows.hpp).
 struct rows {};
-using strategy = std::variant<rows>;
+/// Groups of threads over one slot column of consecutive rows, groups of a
+/// row added in team scratch (003 §3.3, Alg. 5; kernels/ell_column_groups.hpp).
+struct column_groups {};
+using strategy = std::variant<automatic, rows, column_groups>;
+inline const char* name(automatic) { return "automatic"; }
 inline const char* name(rows) { return "rows"; }
+inline const char* name(column_groups) { return "column_groups"; }
 }  // namespace ell
 
 namespace sellp {
-/// A team per slice, a thread per row (000 §3.5, Alg. 5).
+/// Whole slices per team, t threads per row (t = the stride factor),
+/// partial sums added in team scratch (001 Fig. 2-3; t = 1 is 000 §3.5
+/// Alg. 5's thread per row).
 struct slices {};
 using strategy = std::variant<slices>;
 inline const char* name(slices) { return "slices"; }

@@ -4,17 +4,11 @@
 // row count. On Serial (team size 1) the shapes collapse to 1 x 1; the OpenMP
 // and CUDA builds run the in-team paths.
 #include "fixtures/spmv_check.hpp"
+#include "fixtures/team_limits.hpp"
 #include "fixtures/types.hpp"
 
 namespace kobalt::test {
 namespace {
-
-/// An empty team functor, only to ask the backend for its largest team.
-template <class ExecutionSpace>
-struct EmptyTeamFunctor {
-  KOKKOS_INLINE_FUNCTION void operator()(
-      const typename Kokkos::TeamPolicy<ExecutionSpace>::member_type&) const {}
-};
 
 template <class T>
 class CsrPolicies : public ::testing::Test {};
@@ -24,9 +18,8 @@ TYPED_TEST(CsrPolicies, AnyLaunchShapeMatchesReference) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
   using exec = Kokkos::DefaultExecutionSpace;
-  Kokkos::TeamPolicy<exec> probe(1, 1);
-  const int max_vector = static_cast<int>(probe.vector_length_max());
-  const int max_team = probe.team_size_max(EmptyTeamFunctor<exec>(), Kokkos::ParallelForTag());
+  const int max_vector = max_vector_length();
+  const int max_team = max_team_threads();
   for (const auto& m : edge_matrices<V, I>()) {
     Triplets<V, I> t = m.matrix;
     t.assemble();

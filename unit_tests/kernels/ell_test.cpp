@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// ELL kernel (000 Alg. 3, early stop) against the reference on every edge
-// matrix, for several widths and strides, with the policy the tuning layer
-// picks and with forced vector lanes per row (the lane-strided early stop
-// that host policies never select).
+// ELL kernels (000 Alg. 3-4 rows, 003 Alg. 5 column groups; early stop)
+// against the reference on every edge matrix, for several widths and
+// strides, with the policy the tuning layer picks and with forced shapes:
+// vector lanes and parts per row (atomics) for rows, blocks, groups per row
+// and parts for column groups, which host policies never select.
 #include "fixtures/direct_kernel_check.hpp"
 #include "fixtures/profiles.hpp"
 #include "fixtures/spmv_check.hpp"
+#include "fixtures/team_limits.hpp"
 #include "fixtures/types.hpp"
 
 namespace kobalt::test {
@@ -34,32 +36,60 @@ TYPED_TEST(EllSpmv, MatchesReferenceOnEdgeMatrices) {
     assembled.assemble();
     for (const auto& p : ell_variants(a.rows(), a.max_row_nnz())) {
       const auto e = to_ell(a, p);
-      expect_spmv_matches_reference(e, assembled, m.name + " " + describe(p));
+      for (const ell::strategy& s : {ell::strategy{ell::automatic{}}, ell::strategy{ell::rows{}},
+                                     ell::strategy{ell::column_groups{}}})
+        expect_spmv_matches_reference(e, assembled,
+                                      m.name + " " + describe(p) + " " + strategy_name(s), s);
     }
   }
 }
 
-TYPED_TEST(EllSpmv, ForcedVectorLanesMatchReference) {
+TYPED_TEST(EllSpmv, ForcedShapesMatchReference) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
   using device = default_device;
   using exec = device::execution_space;
+  const int max_team = max_team_threads(), max_vector = max_vector_length();
   for (const auto& m : edge_matrices<V, I>()) {
     const auto a = make_csr(m.matrix);
     Triplets<V, I> assembled = m.matrix;
     assembled.assemble();
     const auto e = to_ell(a, {a.max_row_nnz() + 1, a.rows() + 2, 0});
-    for (int lanes : {2, 4, 32}) {
-      tuning::LaunchShape p;
-      p.part = "rows";
-      p.vector_length = lanes;
-      p.rows_per_team = 7;
+    const auto check = [&](const tuning::LaunchShape& p, auto launcher, const std::string& what) {
+      if (p.team_size * p.vector_length > max_team || p.vector_length > max_vector) return;
       expect_direct_kernel_matches<V, device>(
           assembled,
           [&](const auto& x, const auto& y, V alpha, V beta) {
-            detail::ell_rows(exec(), p, "test::ell_lanes", alpha, e, x, beta, y);
+            launcher(exec(), p, "test::ell", alpha, e, x, beta, y);
           },
-          m.name + " lanes=" + std::to_string(lanes));
+          m.name + " " + what + " " + p.str());
+    };
+    // rows: lanes over a row's slots, parts of a row added atomically.
+    for (int lanes : {1, 2, 4, 32}) {
+      for (int parts : {1, 3}) {
+        tuning::LaunchShape p;
+        p.part = "rows";
+        p.vector_length = lanes;
+        p.rows_per_team = 7;
+        p.row_parts = parts;
+        check(p, [](auto&&... args) { detail::ell_rows(args...); }, "rows");
+      }
+    }
+    // column_groups: blocks of `lanes` rows, t groups per row, parts per block.
+    for (int lanes : {1, 2, 32}) {
+      for (int t : {1, 2, 3}) {
+        for (int blocks_per_team : {1, 2}) {
+          for (int parts : {1, 2}) {
+            tuning::LaunchShape p;
+            p.part = "groups";
+            p.vector_length = lanes;
+            p.row_threads = t;
+            p.team_size = t * blocks_per_team;
+            p.row_parts = parts;
+            check(p, [](auto&&... args) { detail::ell_column_groups(args...); }, "groups");
+          }
+        }
+      }
     }
   }
 }
@@ -99,6 +129,20 @@ TEST(EllPolicy, LanesFollowAlgorithmFour) {
   EXPECT_EQ(tuning::ceil_pow2_capped(1, 64), 1);
   EXPECT_EQ(tuning::ceil_pow2_capped(0, 64), 1);
   EXPECT_EQ(tuning::ceil_pow2_capped(100, 32), 32);
+}
+
+TEST(EllPolicy, AutomaticResolvesByBackend) {
+  // 003 §3.3: column groups on AMD, 000's rows elsewhere.
+  tuning::DeviceProfile amd = fake_gpu_profile();
+  amd.backend = "HIP";
+  EXPECT_EQ(tuning::select(tuning::MatrixStats{}, amd, ell::automatic{}, 5).kernel,
+            "column_groups");
+  EXPECT_EQ(tuning::select(tuning::MatrixStats{}, fake_gpu_profile(), ell::automatic{}, 5).kernel,
+            "rows");
+  EXPECT_TRUE(std::holds_alternative<ell::rows>(
+      tuning::resolve(tuning::MatrixStats{}, fake_gpu_profile(), ell::strategy{})));
+  EXPECT_TRUE(std::holds_alternative<ell::column_groups>(
+      tuning::resolve(tuning::MatrixStats{}, amd, ell::strategy{})));
 }
 
 }  // namespace

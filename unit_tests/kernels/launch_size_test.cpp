@@ -44,7 +44,12 @@ TYPED_TEST(LaunchSize, RankOneRowKernelsTakeTheParameterPath) {
   constexpr std::size_t limit = Kokkos::Impl::CudaTraits::ConstantMemoryUseThreshold;
   EXPECT_LT((launch_size<detail::CsrRowFunctor<E, IV, VV, XB, YB, true>, team>()), limit);
   EXPECT_LT((launch_size<detail::EllRowFunctor<E, IV, VV, XB, YB, true>, team>()), limit);
-  EXPECT_LT((launch_size<detail::SellpSliceFunctor<E, IV, VV, XB, YB, true>, team>()), limit);
+  EXPECT_LT((launch_size<detail::SlotGroupsFunctor<E, detail::SliceBlocks<IV>, IV, VV, XB, YB, true>,
+                         team>()),
+            limit);
+  EXPECT_LT((launch_size<detail::SlotGroupsFunctor<E, detail::EllBlocks, IV, VV, XB, YB, true>,
+                         team>()),
+            limit);
   EXPECT_LT((launch_size<detail::CsrkFunctor<E, IV, VV, XB, YB, true, true, true>, static_team>()),
             limit);
   EXPECT_LT((launch_size<detail::CooSegmentedFunctor<E, 32, IV, VV, XB, YB>, team>()), limit);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// SELL-P kernel (000 Alg. 5: one thread per row, a team per slice) against
-// the reference on every edge matrix for slice sizes b in {1, 3, 32, 64} and
-// stride factors t in {1, 2, 8}, plus forced vector lanes per row.
+// SELL-P kernel (001's t threads per row, 000 Alg. 5 as t = 1) against the
+// reference on every edge matrix for slice sizes b in {1, 3, 32, 64} and
+// stride factors t in {1, 2, 8}, plus forced shapes (lanes over a slice's
+// rows, threads per row, slices per team) where the backend runs teams.
 #include "fixtures/direct_kernel_check.hpp"
 #include "fixtures/profiles.hpp"
 #include "fixtures/spmv_check.hpp"
+#include "fixtures/team_limits.hpp"
 #include "fixtures/types.hpp"
 
 namespace kobalt::test {
@@ -35,27 +37,36 @@ TYPED_TEST(SellpSpmv, MatchesReferenceOnEdgeMatrices) {
   }
 }
 
-TYPED_TEST(SellpSpmv, ForcedVectorLanesMatchReference) {
+TYPED_TEST(SellpSpmv, ForcedShapesMatchReference) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
   using device = default_device;
   using exec = device::execution_space;
+  const int max_team = max_team_threads(), max_vector = max_vector_length();
   for (const auto& m : edge_matrices<V, I>()) {
     const auto a = make_csr(m.matrix);
     Triplets<V, I> assembled = m.matrix;
     assembled.assemble();
-    const auto s = to_sellp(a, {3, 2, 0});
-    for (int lanes : {2, 4, 32}) {
-      tuning::LaunchShape p;
-      p.part = "slices";
-      p.team_size = 1;
-      p.vector_length = lanes;
-      expect_direct_kernel_matches<V, device>(
-          assembled,
-          [&](const auto& x, const auto& y, V alpha, V beta) {
-            detail::sellp_slices(exec(), p, "test::sellp_lanes", alpha, s, x, beta, y);
-          },
-          m.name + " lanes=" + std::to_string(lanes));
+    for (const sellp_params& f : {sellp_params{3, 2, 0}, sellp_params{8, 1, 0}}) {
+      const auto s = to_sellp(a, f);
+      for (int lanes : {1, 2, 32}) {
+        for (int t : {1, 2, 3}) {
+          for (int slices_per_team : {1, 2}) {
+            tuning::LaunchShape p;
+            p.part = "slices";
+            p.vector_length = lanes;
+            p.row_threads = t;
+            p.team_size = t * slices_per_team;
+            if (p.team_size * p.vector_length > max_team || lanes > max_vector) continue;
+            expect_direct_kernel_matches<V, device>(
+                assembled,
+                [&](const auto& x, const auto& y, V alpha, V beta) {
+                  detail::sellp_slices(exec(), p, "test::sellp", alpha, s, x, beta, y);
+                },
+                m.name + " " + describe(f) + " " + p.str());
+          }
+        }
+      }
     }
   }
 }
@@ -69,20 +80,28 @@ TEST(SellpSpmvMixed, FloatMatrixDoubleVectors) {
   }
 }
 
-TEST(SellpPolicy, OneThreadPerRow) {
-  // 000 §3.5: one thread per row, no vector lanes; one team per slice.
-  // Checked with this build's device profile and a GPU profile (GPU teams
-  // cover the slice, at most 128 threads; host teams are one thread).
+TEST(SellpPolicy, StrideFactorThreadsPerRow) {
+  // 001: t = the stride factor threads per row, lanes over the slice's rows
+  // (a power of two up to the warp), whole slices per team of up to 128
+  // threads. Hosts: one thread per slice.
   using exec = default_device::execution_space;
-  for (const auto& profile : {tuning::profile_of(exec()), fake_gpu_profile()}) {
-    for (std::int64_t b : {1, 3, 64, 1000}) {
-      const auto policy = tuning::select(tuning::MatrixStats{}, profile, sellp::slices{}, b);
-      ASSERT_EQ(policy.launches.size(), 1u);
-      const auto& p = policy.launches[0];
-      EXPECT_EQ(p.vector_length, 1) << profile;
-      EXPECT_EQ(p.rows_per_team, b) << profile;
-      EXPECT_LE(p.team_size, std::max<std::int64_t>(1, std::min<std::int64_t>(b, 128))) << profile;
-      EXPECT_EQ(p.team_size, profile.gpu ? std::min<std::int64_t>(b, 128) : 1) << profile;
+  const auto gpu = fake_gpu_profile();
+  for (std::int64_t b : {1, 3, 8, 32, 64, 1000}) {
+    for (std::int64_t t : {1, 2, 8}) {
+      const auto p = tuning::select(tuning::MatrixStats{}, gpu, sellp::slices{}, b, t).launches.at(0);
+      const int lanes = static_cast<int>(std::min<std::int64_t>(b >= 32 ? 32 : b == 3 ? 2 : b, 32));
+      EXPECT_EQ(p.vector_length, lanes) << b << " " << t;
+      EXPECT_EQ(p.row_threads, t) << b << " " << t;
+      EXPECT_EQ(p.team_size, std::max<std::int64_t>(1, 128 / (t * lanes)) * t) << b << " " << t;
+      EXPECT_EQ(p.rows_per_team, p.team_size / t * b) << b << " " << t;
+      const auto h =
+          tuning::select(tuning::MatrixStats{}, tuning::profile_of(exec()), sellp::slices{}, b, t)
+              .launches.at(0);
+      if (!tuning::profile_of(exec()).gpu) {
+        EXPECT_EQ(h.team_size, 1);
+        EXPECT_EQ(h.row_threads, 1);
+        EXPECT_EQ(h.vector_length, 1);
+      }
     }
   }
 }

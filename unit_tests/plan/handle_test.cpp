@@ -180,11 +180,14 @@ void for_every_format_and_strategy(const Triplets<V, I>& input, Check&& check) {
   check(csr, csr::basic{}, "csr");
   check(csr, csr::load_balance{}, "csr");
   check(to_coo(csr), coo::segmented{}, "coo");
+  check(to_ell(csr), ell::automatic{}, "ell");
   check(to_ell(csr), ell::rows{}, "ell");
+  check(to_ell(csr), ell::column_groups{}, "ell");
   check(to_ell(csr, ell_params{csr.max_row_nnz() + 2, csr.rows() + 3, 0}), ell::rows{},
         "ell(wide, stride)");
   check(to_sellp(csr), sellp::slices{}, "sellp(default)");
   check(to_sellp(csr, sellp_params{3, 2, 0}), sellp::slices{}, "sellp(b=3,t=2)");
+  check(to_sellp(csr, sellp_params{8, 8, 0}), sellp::slices{}, "sellp(b=8,t=8)");
   check(to_hybrid(csr), hybrid::ell_then_coo{}, "hybrid(automatic)");
   check(to_hybrid(csr, hybrid::imbalance_limit{0.5}), hybrid::ell_then_coo{}, "hybrid(0.5)");
   check(to_hybrid(csr, hybrid::column_limit{0}), hybrid::ell_then_coo{}, "hybrid(t=0)");

@@ -209,20 +209,24 @@ TEST(SelectWarpChunks, LaunchSizeFromOmega) {
 
 TEST(SelectEll, LanesByTheOnePercentRule) {
   // 000 Alg. 4: one lane unless width / rows > 1e-2, then 2^ceil(log2 width)
-  // capped at the warp.
+  // capped at the warp; a full warp per row gets max(min(width / 32, nwarps
+  // / rows), 1) warps per row, nwarps = 132 SMs x 4 = 528.
   const DeviceProfile gpu = fake_gpu_profile();
+  ASSERT_EQ(gpu.compute_units * gpu.warps_per_cu, 528);
   const struct {
     std::int64_t rows, width;
-    int lanes;
-  } expected[] = {{1000, 10, 1},  {1000, 11, 16}, {10, 5, 8},   {10, 1000, 32},
-                  {100, 1, 1},    {100, 2, 2},    {99, 1, 1},   {99, 3, 4},   {0, 5, 1},
-                  {100000, 1000, 1}, {100000, 1001, 32}};
+    int lanes, parts;
+  } expected[] = {{1000, 10, 1, 1},  {1000, 11, 16, 1}, {10, 5, 8, 1},    {10, 1000, 32, 31},
+                  {100, 1, 1, 1},    {100, 2, 2, 1},    {99, 1, 1, 1},    {99, 3, 4, 1},
+                  {0, 5, 1, 1},      {100000, 1000, 1, 1}, {100000, 1001, 32, 1},
+                  {100, 5000, 32, 5}, {1000, 40, 32, 1}};
   for (const auto& e : expected) {
     const SpmvPolicy p = tuning::select(stats_of(e.rows, e.width), gpu, ell::rows{}, e.width);
     EXPECT_EQ(p.format, "ell");
     EXPECT_EQ(p.kernel, "rows");
     const LaunchShape s = only_launch(p);
     EXPECT_EQ(s.vector_length, e.lanes) << e.rows << " x " << e.width;
+    EXPECT_EQ(s.row_parts, e.parts) << e.rows << " x " << e.width;
     EXPECT_EQ(s.team_size, 128 / e.lanes) << e.rows << " x " << e.width;
     EXPECT_EQ(s.rows_per_team, s.team_size);
   }
@@ -231,29 +235,67 @@ TEST(SelectEll, LanesByTheOnePercentRule) {
     const LaunchShape s =
         only_launch(tuning::select(stats_of(e.rows, e.width), host, ell::rows{}, e.width));
     EXPECT_EQ(s.vector_length, 1) << e.rows << " x " << e.width;
+    EXPECT_EQ(s.row_parts, 1) << e.rows << " x " << e.width;
     EXPECT_EQ(s.rows_per_team, host.rows_per_team);
   }
   EXPECT_EQ(tuning::ell_lanes_ratio, 1e-2);
 }
 
-TEST(SelectSellp, TeamCoversTheSliceUpTo128OnGpus) {
+TEST(SelectEll, ColumnGroupsByAlgorithmFive) {
+  // 003 Alg. 5: one group unless width / rows > 1e-2, then min(16,
+  // 2^ceil(log2 width)) groups; with 16 groups max(min(width / 16, nwarps /
+  // rows), 1) teams per row. Groups are warps over blocks of 32 rows, teams
+  // of 512 threads.
+  const DeviceProfile gpu = fake_gpu_profile();
+  const struct {
+    std::int64_t rows, width;
+    int groups, parts;
+  } expected[] = {{1000, 10, 1, 1}, {1000, 11, 16, 1}, {10, 5, 8, 1},    {10, 1000, 16, 52},
+                  {100, 2, 2, 1},   {99, 3, 4, 1},     {100, 5000, 16, 5}, {1000, 17, 16, 1}};
+  for (const auto& e : expected) {
+    const SpmvPolicy p =
+        tuning::select(stats_of(e.rows, e.width), gpu, ell::column_groups{}, e.width);
+    EXPECT_EQ(p.kernel, "column_groups");
+    const LaunchShape s = only_launch(p);
+    EXPECT_EQ(s.vector_length, 32) << e.rows << " x " << e.width;
+    EXPECT_EQ(s.row_threads, e.groups) << e.rows << " x " << e.width;
+    EXPECT_EQ(s.row_parts, e.parts) << e.rows << " x " << e.width;
+    EXPECT_EQ(s.team_size * s.vector_length, 512) << e.rows << " x " << e.width;
+    EXPECT_EQ(s.rows_per_team, 512 / e.groups) << e.rows << " x " << e.width;
+  }
+  const LaunchShape h =
+      only_launch(tuning::select(stats_of(10, 1000), host_profile(), ell::column_groups{}, 1000));
+  EXPECT_EQ(h.team_size, 1);
+  EXPECT_EQ(h.row_threads, 1);
+  EXPECT_EQ(h.row_parts, 1);
+  EXPECT_EQ(h.rows_per_team, 1);
+}
+
+TEST(SelectSellp, WholeSlicesPerTeamThreadsPerRowFromTheStrideFactor) {
   const DeviceProfile gpu = fake_gpu_profile();
   const DeviceProfile host = host_profile();
   for (std::int64_t b : {1, 3, 32, 64, 128, 129, 1000}) {
     const SpmvPolicy g = tuning::select(MatrixStats{}, gpu, sellp::slices{}, b);
     EXPECT_EQ(g.format, "sellp");
     EXPECT_EQ(g.kernel, "slices");
-    EXPECT_EQ(only_launch(g).team_size, std::min<std::int64_t>(b, 128)) << b;
-    EXPECT_EQ(only_launch(g).vector_length, 1) << b;
-    EXPECT_EQ(only_launch(g).rows_per_team, b) << b;
+    const int lanes = tuning::floor_pow2_capped(b, 32);
+    EXPECT_EQ(only_launch(g).vector_length, lanes) << b;
+    EXPECT_EQ(only_launch(g).row_threads, 1) << b;
+    EXPECT_EQ(only_launch(g).team_size, 128 / lanes) << b;
+    EXPECT_EQ(only_launch(g).rows_per_team, 128 / lanes * b) << b;
     const SpmvPolicy h = tuning::select(MatrixStats{}, host, sellp::slices{}, b);
     EXPECT_EQ(only_launch(h).team_size, 1) << b;
     EXPECT_EQ(only_launch(h).vector_length, 1) << b;
     EXPECT_EQ(only_launch(h).rows_per_team, b) << b;
   }
-  DeviceProfile small = gpu;
-  small.team_threads = 64;
-  EXPECT_EQ(only_launch(tuning::select(MatrixStats{}, small, sellp::slices{}, 100)).team_size, 64);
+  // 001's SELL-8: 8 lanes x 8 threads per row, two slices per 128-thread team.
+  const LaunchShape sell8 = only_launch(tuning::select(MatrixStats{}, gpu, sellp::slices{}, 8, 8));
+  EXPECT_EQ(sell8.vector_length, 8);
+  EXPECT_EQ(sell8.row_threads, 8);
+  EXPECT_EQ(sell8.team_size, 16);
+  // t is capped so a team stays within 1024 threads.
+  EXPECT_EQ(only_launch(tuning::select(MatrixStats{}, gpu, sellp::slices{}, 64, 64)).row_threads,
+            32);
 }
 
 TEST(SelectHybrid, EllLaunchThenCooChunks) {
