@@ -9,6 +9,7 @@
 //   device_info(exec)       backend, device name, compute units, L2, memory
 //   memory_info<Space>()    free and total bytes of a memory space
 //   atomic_add(dst, v)      y += v where several threads may hit the same y
+//   loads<Exec>::streaming  a load of data read once, coalesced (evict-first on GPUs)
 //   lanes<Exec>             shuffles and votes on the W vector lanes of a team thread
 //   segmented_scan<Exec,W>  inclusive scan over those lanes, restarted where the key changes
 //   segment_end<Exec,W>     whether a lane holds the last of its key's run

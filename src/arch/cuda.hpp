@@ -23,6 +23,19 @@ struct backend<Kokkos::Cuda> {
 /// (Kokkos puts a team thread's vector lanes in threadIdx.x, so they are W
 /// consecutive lanes of one warp; W is a power of two <= 32). Host passes of
 /// these __host__ __device__ functions take the host fallback.
+/// CUDA: ld.global.cs (evict-first) through __ldcs.
+template <>
+struct loads<Kokkos::Cuda> {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static T streaming(const T* p) {
+#if defined(__CUDA_ARCH__)
+    return __ldcs(p);
+#else
+    return *p;
+#endif
+  }
+};
+
 template <>
 struct lanes<Kokkos::Cuda> {
   static constexpr int max_width = 32;

@@ -24,6 +24,19 @@ struct backend<Kokkos::HIP> {
 /// of a wavefront of 64 on CDNA/GCN or 32 on RDNA; W a power of two no
 /// larger than the wavefront). HIP's shuffles need no mask; its votes cover
 /// the whole wavefront, so any() is this group's bits of the ballot.
+/// HIP: a nontemporal load (clang's builtin; not measured on AMD hardware).
+template <>
+struct loads<Kokkos::HIP> {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static T streaming(const T* p) {
+#if defined(__HIP_DEVICE_COMPILE__)
+    return __builtin_nontemporal_load(p);
+#else
+    return *p;
+#endif
+  }
+};
+
 template <>
 struct lanes<Kokkos::HIP> {
   // The widest wavefront (CDNA/GCN); RDNA's 32 is the other width that

@@ -110,6 +110,17 @@ struct lanes {
   KOKKOS_INLINE_FUNCTION static std::uint64_t ballot(bool p) { return p ? 1u : 0u; }
 };
 
+/// Loads of data read exactly once by fully coalesced accesses (the slot
+/// columns of ELL/SELL-P under a thread per row): GPUs mark them
+/// evict-first so they do not push x out of the cache (shared/
+/// KOKKOS_ON_H200.md pitfall 3; measured on the H200, see
+/// kernels/row_reduce.hpp). This primary template is the host's plain load.
+template <class ExecutionSpace>
+struct loads {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static T streaming(const T* p) { return *p; }
+};
+
 /// Memory of a space; this primary template is host memory (free = pages
 /// available now).
 template <class MemorySpace>

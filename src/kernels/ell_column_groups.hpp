@@ -7,9 +7,12 @@
 // scaled by beta first. 003 adds the groups with shared-memory atomics;
 // Kobalt adds them in a fixed order (deterministic for row_parts == 1).
 // The kernel body is kernels/slot_groups.hpp, shared with SELL-P: the ELL
-// rows are cut into blocks of the vector length.
+// rows are cut into blocks of the vector length. One group and one part per
+// row is a thread per row (Alg. 5's case width / rows <= 1e-2) and runs as
+// ell_rows' thread per row (kernels/slot_rows.hpp).
 #pragma once
 
+#include "ell_rows.hpp"
 #include "slot_groups.hpp"
 #include "../formats/ell.hpp"
 #include "../tuning/policy.hpp"
@@ -27,6 +30,12 @@ void ell_column_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                        const std::string& label, typename YView::non_const_value_type alpha,
                        const Ell<Value, Index, Device>& a, const XView& x,
                        typename YView::non_const_value_type beta, const YView& y) {
+  if (s.row_threads <= 1 && s.row_parts <= 1) {
+    tuning::LaunchShape thread_per_row = s;
+    thread_per_row.vector_length = 1;
+    ell_rows(exec, thread_per_row, label, alpha, a, x, beta, y);
+    return;
+  }
   const std::int64_t rows = a.rows();
   const std::int64_t b = s.vector_length > 0 ? s.vector_length : 1;
   const EllBlocks blocks{b, a.stored_per_row(), a.stride()};

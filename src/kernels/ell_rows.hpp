@@ -8,13 +8,15 @@
 // p*L + lane, p*L + lane + P*L, ... and adds into y atomically (Alg. 3's
 // atomic_add), y having been scaled by beta first.
 //
-// Mapping: league entry -> rows_per_team consecutive (row, part) units;
+// One lane and one part per row run as a thread per row (slot_rows.hpp);
+// otherwise: league entry -> rows_per_team consecutive (row, part) units;
 // team thread -> one unit; vector lane -> that unit's slots (L = vector
 // length from 000 Alg. 4), reduced over the lanes (row_reduce.hpp).
 #pragma once
 
 #include "common.hpp"
 #include "row_reduce.hpp"
+#include "slot_rows.hpp"
 #include "../formats/ell.hpp"
 #include "../tuning/policy.hpp"
 
@@ -67,6 +69,15 @@ void ell_rows(const ExecutionSpace& exec, const tuning::LaunchShape& s, const st
   const std::int64_t rows = a.rows();
   if (rows == 0) return;
   const int parts = s.row_parts > 1 ? s.row_parts : 1;
+  if (s.vector_length <= 1 && parts == 1) {  // a thread per row (slot_rows.hpp)
+    slot_rows(exec, label, alpha, rows, a.stored(), a.col_indices().data(), a.values().data(),
+              [&](auto offset) {
+                using Offset = decltype(offset);
+                return EllRowSlots<Offset>{Offset(a.stride()), Offset(a.stored_per_row())};
+              },
+              x, beta, y);
+    return;
+  }
   const std::int64_t units = rows * parts;
   const std::int64_t league = (units + s.rows_per_team - 1) / s.rows_per_team;
   if (league > std::numeric_limits<int>::max())

@@ -6,10 +6,12 @@
 // atomics). The threads per row t come from the launch (s.row_threads), not
 // from the format's stride factor: any t reads any SELL-P correctly, the
 // stride factor only pads each slice to a multiple of it. The kernel body
-// is kernels/slot_groups.hpp, shared with ELL's column groups (003 Alg. 5).
+// is kernels/slot_groups.hpp, shared with ELL's column groups (003 Alg. 5);
+// t = 1 runs as a thread per row (kernels/slot_rows.hpp, measured there).
 #pragma once
 
 #include "slot_groups.hpp"
+#include "slot_rows.hpp"
 #include "../formats/sellp.hpp"
 #include "../tuning/policy.hpp"
 
@@ -26,6 +28,18 @@ void sellp_slices(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                   const Sellp<Value, Index, Device>& a, const XView& x,
                   typename YView::non_const_value_type beta, const YView& y) {
   using matrix = Sellp<Value, Index, Device>;
+  if (s.row_threads <= 1) {  // t = 1: a thread per row (slot_rows.hpp)
+    slot_rows(exec, label, alpha, static_cast<std::int64_t>(a.rows()), a.stored(),
+              a.col_indices().data(), a.values().data(),
+              [&](auto offset) {
+                using Offset = decltype(offset);
+                return SliceRowSlots<Offset, Index>{a.slice_sets().data(),
+                                                    a.slice_lengths().data(),
+                                                    Offset(a.slice_size())};
+              },
+              x, beta, y);
+    return;
+  }
   const SliceBlocks<typename matrix::index_view> blocks{a.slice_sets(), a.slice_lengths(),
                                                         a.slice_size()};
   slot_groups(exec, s, label, alpha, blocks, static_cast<std::int64_t>(a.rows()), a.slice_size(),

@@ -225,7 +225,7 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 ///   within 1024 threads), team_threads / (t * lanes) slices per team.
 /// - Hosts: one thread per slice (t = 1).
 inline SpmvPolicy select(const MatrixStats&, const DeviceProfile& profile, sellp::slices,
-                         std::int64_t slice_size, std::int64_t stride_factor = 1) {
+                         std::int64_t slice_size, std::int64_t stride_factor) {
   LaunchShape s;
   s.part = "slices";
   if (profile.gpu) {

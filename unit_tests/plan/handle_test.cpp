@@ -56,7 +56,7 @@ tuning::SpmvPolicy expected_policy(const tuning::MatrixStats& st, const tuning::
 template <class S, class V, class I, class D>
 tuning::SpmvPolicy expected_policy(const tuning::MatrixStats& st, const tuning::DeviceProfile& p,
                                    const S& s, const Sellp<V, I, D>& a) {
-  return tuning::select(st, p, s, a.slice_size());
+  return tuning::select(st, p, s, a.slice_size(), a.stride_factor());
 }
 template <class S, class V, class I, class D>
 tuning::SpmvPolicy expected_policy(const tuning::MatrixStats& st, const tuning::DeviceProfile& p,

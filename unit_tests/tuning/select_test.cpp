@@ -275,7 +275,7 @@ TEST(SelectSellp, WholeSlicesPerTeamThreadsPerRowFromTheStrideFactor) {
   const DeviceProfile gpu = fake_gpu_profile();
   const DeviceProfile host = host_profile();
   for (std::int64_t b : {1, 3, 32, 64, 128, 129, 1000}) {
-    const SpmvPolicy g = tuning::select(MatrixStats{}, gpu, sellp::slices{}, b);
+    const SpmvPolicy g = tuning::select(MatrixStats{}, gpu, sellp::slices{}, b, 1);
     EXPECT_EQ(g.format, "sellp");
     EXPECT_EQ(g.kernel, "slices");
     const int lanes = tuning::floor_pow2_capped(b, 32);
@@ -283,7 +283,7 @@ TEST(SelectSellp, WholeSlicesPerTeamThreadsPerRowFromTheStrideFactor) {
     EXPECT_EQ(only_launch(g).row_threads, 1) << b;
     EXPECT_EQ(only_launch(g).team_size, 128 / lanes) << b;
     EXPECT_EQ(only_launch(g).rows_per_team, 128 / lanes * b) << b;
-    const SpmvPolicy h = tuning::select(MatrixStats{}, host, sellp::slices{}, b);
+    const SpmvPolicy h = tuning::select(MatrixStats{}, host, sellp::slices{}, b, 1);
     EXPECT_EQ(only_launch(h).team_size, 1) << b;
     EXPECT_EQ(only_launch(h).vector_length, 1) << b;
     EXPECT_EQ(only_launch(h).rows_per_team, b) << b;
@@ -398,8 +398,8 @@ TEST(SelectVariant, EveryFormatsVariantPicksItsAlternative) {
             tuning::select(s, gpu, coo::segmented{}).str());
   EXPECT_EQ(tuning::select(s, gpu, ell::strategy{}, 9).str(),
             tuning::select(s, gpu, ell::rows{}, 9).str());
-  EXPECT_EQ(tuning::select(s, gpu, sellp::strategy{}, 32).str(),
-            tuning::select(s, gpu, sellp::slices{}, 32).str());
+  EXPECT_EQ(tuning::select(s, gpu, sellp::strategy{}, 32, 1).str(),
+            tuning::select(s, gpu, sellp::slices{}, 32, 1).str());
   EXPECT_EQ(tuning::select(s, gpu, hybrid::strategy{}, 7, 300).str(),
             tuning::select(s, gpu, hybrid::ell_then_coo{}, 7, 300).str());
   EXPECT_EQ(tuning::select(s, gpu, csrk::strategy{}, 3).str(),

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// A thread per row over column-major slots (ELL, SELL-P slices): 000 Alg. 3
+// with one thread per row (Alg. 4's case width / rows <= 1e-2, every large
+// regular matrix) and 000 Alg. 5 (SELL-P, t = 1). Consecutive threads take
+// consecutive rows, so every slot column is one coalesced stream.
+//
+// Measured on the H200 (2026-11-22, fp64/int32, throwaway kernels beside
+// the library's, perf_tests/results/h200/ell_variants.txt; limits by the
+// minimal-traffic formula):
+// - a RangePolicy over rows beat a TeamPolicy of 128 threads per team by
+//   4-11% (7-point Laplacian 8e6 rows 577 vs 518 GFLOP/s, 27-point 632 vs
+//   602, FEM 650 vs 593): no team prologue, no nested range;
+// - 32-bit slot offsets beat 64-bit ones by 6-13% (577 vs 544, 632 vs 594,
+//   650 vs 573), hence Offset = int whenever the slots fit;
+// - loading 4 slots' columns before their values and x (row_reduce.hpp's
+//   batch) beat one slot at a time by 33-50% (577 vs 433, 632 vs 471, 650
+//   vs 434); 8 gained nothing more;
+// - streaming (evict-first) loads of columns and values gained 4% on FEM
+//   (678 vs 650) and 13% on uniform random rows (219 vs 193; L2-bound by the
+//   x gathers), and were neutral on the stencils.
+#pragma once
+
+#include "common.hpp"
+#include "row_reduce.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace kobalt::detail {
+
+/// ELL: row i's slots start at slot i, `width` of them, `stride` apart.
+template <class Offset>
+struct EllRowSlots {
+  Offset stride, width;
+  KOKKOS_INLINE_FUNCTION void locate(Offset i, Offset& first, Offset& count, Offset& step) const {
+    first = i;
+    count = width;
+    step = stride;
+  }
+};
+
+/// SELL-P: row i is local row i mod b of slice i / b.
+template <class Offset, class Index>
+struct SliceRowSlots {
+  const Index* sets;
+  const Index* lengths;
+  Offset b;
+  KOKKOS_INLINE_FUNCTION void locate(Offset i, Offset& first, Offset& count, Offset& step) const {
+    const Offset s = i / b;
+    first = static_cast<Offset>(sets[s]) + (i - s * b);
+    count = static_cast<Offset>(lengths[s]);
+    step = b;
+  }
+};
+
+template <class ExecutionSpace, class Offset, class Slots, class Index, class Value, class XB,
+          class YB, bool HasBeta>
+struct SlotRowFunctor {
+  using scalar = typename YB::scalar;
+  static constexpr int N = YB::count_max;
+  using load = arch::loads<ExecutionSpace>;
+
+  const Index* col;
+  const Value* val;
+  XB x;
+  YB y;
+  Slots slots;
+  scalar alpha, beta;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Offset i) const {
+    Offset first, count, step;
+    slots.locate(i, first, count, step);
+    Sums<scalar, N> sum;
+    for (Offset k = 0; k < count; k += strided_batch) {
+      Index c[strided_batch];
+      for (int u = 0; u < strided_batch; ++u)
+        c[u] = k + u < count ? load::streaming(col + first + (k + u) * step) : Index(-1);
+      Value v[strided_batch];
+      for (int u = 0; u < strided_batch; ++u)
+        v[u] = c[u] >= 0 ? load::streaming(val + first + (k + u) * step) : Value(0);
+      if constexpr (N == 1) {
+        scalar xv[strided_batch];
+        for (int u = 0; u < strided_batch; ++u)
+          xv[u] = c[u] >= 0 ? scalar(x.x(c[u])) : scalar(0);
+        for (int u = 0; u < strided_batch; ++u) sum.v[0] += scalar(v[u]) * xv[u];
+      } else {
+        for (int u = 0; u < strided_batch; ++u)
+          if (c[u] >= 0) x.fma(sum, v[u], c[u]);
+      }
+      if (c[strided_batch - 1] < 0) break;  // a row's padding follows its entries
+    }
+    y.template store<HasBeta>(i, alpha, sum, beta);
+  }
+};
+
+/// y = alpha*A*x + beta*y with a thread per row; make_slots(offset_tag)
+/// returns the row locator for Offset (int when `stored` slots fit, else
+/// std::int64_t).
+template <class ExecutionSpace, class Index, class Value, class MakeSlots, class XView,
+          class YView>
+void slot_rows(const ExecutionSpace& exec, const std::string& label,
+               typename YView::non_const_value_type alpha, std::int64_t rows,
+               std::int64_t stored, const Index* col, const Value* val, MakeSlots&& make_slots,
+               const XView& x, typename YView::non_const_value_type beta, const YView& y) {
+  if (rows == 0) return;
+  const auto launch = [&](auto offset_tag) {
+    using Offset = decltype(offset_tag);
+    const auto slots = make_slots(offset_tag);
+    for_each_column_block(x, y, [&](auto xb, auto yb) {
+      dispatch_beta(beta, [&](auto has_beta) {
+        using functor = SlotRowFunctor<ExecutionSpace, Offset, decltype(slots), Index, Value,
+                                       decltype(xb), decltype(yb), decltype(has_beta)::value>;
+        Kokkos::parallel_for(
+            label,
+            Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Offset>>(exec, 0,
+                                                                           Offset(rows)),
+            functor{col, val, xb, yb, slots, alpha, beta});
+      });
+    });
+  };
+  if (stored < std::numeric_limits<int>::max() && rows < std::numeric_limits<int>::max())
+    launch(int{});
+  else
+    launch(std::int64_t{});
+}
+
+}  // namespace kobalt::detail
