@@ -48,8 +48,10 @@ KOKKOS_INLINE_FUNCTION void row_reduce_contiguous(const Member& team, const ColV
 // the loads of a batch are in flight together instead of one column ->
 // value -> x chain per slot (the early stop at padding otherwise keeps the
 // compiler from issuing the next slot's loads first). 001 unrolls by two.
-// Measured on the H200 (2026-11-22, fp64/int32, see the definition's
-// commit and perf_tests/results/h200/ell_batch.txt).
+// Measured on the H200 (2026-11-22, fp64/int32, a thread per row,
+// perf_tests/results/h200/ell_variants.txt): 4 beat 1 by 33-50% (7-point
+// Laplacian 577 vs 433 GFLOP/s, FEM blocks 650 vs 434) and 2 by 10-12%;
+// 8 gained nothing more and takes more registers (40 vs 32).
 inline constexpr int strided_batch = 4;
 
 /// partial += the products of the slots first + k * step for k = k0, k0 +

@@ -388,9 +388,13 @@ inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stat
 
 // ELL automatic: 000's rows kernel on NVIDIA and hosts, 003's column groups
 // on AMD (003 §3.3: no noteworthy gain on V100, a significant one on Radeon
-// VII, where 000's subwarps read slots `stride` apart). On the H200
-// (2026-11-22, fp64/int32, kobalt-bench, perf_tests/results/h200/ell_kernels.txt)
-// see the measurement beside resolve_ell's NVIDIA branch.
+// VII, where 000's subwarps read slots `stride` apart; not measured here).
+// Measured on the H200 (2026-11-22, fp64/int32, kobalt-bench on the 31
+// shared matrices, perf_tests/results/h200/shared_ell.txt): where width /
+// rows <= 1e-2 both run a thread per row; on the wide small matrices rows
+// won or tied (within 0.5 us) on 29 of 31 (bcsstk33 15.3 vs 24.0 us,
+// rajat01 21.7 vs 29.8), column groups won on arrow (489 vs 693 us) and
+// cryg2500 (13.5 vs 14.9).
 inline std::pair<ell::strategy, std::string> resolve_ell(const DeviceProfile& profile) {
   if (profile.backend == "HIP")
     return {ell::column_groups{}, "automatic: column_groups on AMD (003 §3.3)"};
