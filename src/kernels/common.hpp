@@ -71,6 +71,8 @@ struct XBlock : Columns<N> {
   KOKKOS_INLINE_FUNCTION void fma(Sums<Scalar, N>& s, const A& a, const C& c) const {
     if constexpr (compat::rank_v<XView> == 1) {
       s.v[0] += Scalar(a) * Scalar(x(c));
+    } else if (this->count == N) {  // a full block: no per-column test (loads issue together)
+      for (int j = 0; j < N; ++j) s.v[j] += Scalar(a) * Scalar(x(c, this->first + j));
     } else {
       for (int j = 0; j < N; ++j)
         if (j < this->count) s.v[j] += Scalar(a) * Scalar(x(c, this->first + j));
@@ -92,6 +94,8 @@ struct YBlock : Columns<N> {
                                     scalar beta) const {
     if constexpr (compat::rank_v<YView> == 1) {
       store_one<HasBeta>(y(i), alpha, s.v[0], beta);
+    } else if (this->count == N) {
+      for (int j = 0; j < N; ++j) store_one<HasBeta>(y(i, this->first + j), alpha, s.v[j], beta);
     } else {
       for (int j = 0; j < N; ++j)
         if (j < this->count) store_one<HasBeta>(y(i, this->first + j), alpha, s.v[j], beta);

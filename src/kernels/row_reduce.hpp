@@ -43,16 +43,24 @@ KOKKOS_INLINE_FUNCTION void row_reduce_contiguous(const Member& team, const ColV
   }
 }
 
-// Slots one lane loads before it uses any of them in the strided walk:
-// the columns of `strided_batch` slots, then their values and x entries, so
-// the loads of a batch are in flight together instead of one column ->
-// value -> x chain per slot (the early stop at padding otherwise keeps the
-// compiler from issuing the next slot's loads first). 001 unrolls by two.
-// Measured on the H200 (2026-11-22, fp64/int32, a thread per row,
-// perf_tests/results/h200/ell_variants.txt): 4 beat 1 by 33-50% (7-point
-// Laplacian 577 vs 433 GFLOP/s, FEM blocks 650 vs 434) and 2 by 10-12%;
-// 8 gained nothing more and takes more registers (40 vs 32).
-inline constexpr int strided_batch = 4;
+// Slots one lane loads before it uses any of them in the strided walks:
+// the columns of a batch of slots, then their values and x entries, so the
+// loads of a batch are in flight together instead of one column -> value ->
+// x chain per slot (the early stop at padding otherwise keeps the compiler
+// from issuing the next slot's loads first). 001 unrolls by two. Measured
+// on the H200 (2026-11-22, a thread per row over ELL,
+// perf_tests/results/h200/ell_variants.txt and rhs_variants.txt):
+// - fp64, one right-hand side: 4 beat 1 by 33-50% (7-point Laplacian 577 vs
+//   433 GFLOP/s, FEM blocks 650 vs 434) and 2 by 10-12%; 8 gained nothing
+//   and took 48 registers instead of 32;
+// - fp32 values: 8 beat 4 by 3-5% (7-point 877 vs 832, FEM 972 vs 941,
+//   27-point and uniform rows equal), 32 registers either way;
+// - blocks of 8 right-hand sides: 2 beat 4 on the 7-point matrix (1718 vs
+//   1492) and lost on the 27-point (2692 vs 2866) and FEM (2981 vs 3720)
+//   ones; 2 is kept, the batch that reaches 3x the one-column rate on both
+//   stencils (issue 14's target).
+template <class Value, int N>
+inline constexpr int slot_batch = N > 1 ? 2 : sizeof(Value) <= 4 ? 8 : 4;
 
 /// partial += the products of the slots first + k * step for k = k0, k0 +
 /// k_step, ... < count, stopping at the first padding slot (column < 0): a
@@ -64,6 +72,7 @@ KOKKOS_INLINE_FUNCTION void sum_strided_slots(const ColView& col, const ValView&
                                               Sums<Scalar, N>& partial) {
   using Index = typename ColView::non_const_value_type;
   using Value = typename ValView::non_const_value_type;
+  constexpr int strided_batch = slot_batch<Value, N>;
   for (Offset k = k0; k < count; k += strided_batch * k_step) {
     Index c[strided_batch];
     for (int u = 0; u < strided_batch; ++u) {

@@ -12,9 +12,9 @@
 //   602, FEM 650 vs 593): no team prologue, no nested range;
 // - 32-bit slot offsets beat 64-bit ones by 6-13% (577 vs 544, 632 vs 594,
 //   650 vs 573), hence Offset = int whenever the slots fit;
-// - loading 4 slots' columns before their values and x (row_reduce.hpp's
-//   batch) beat one slot at a time by 33-50% (577 vs 433, 632 vs 471, 650
-//   vs 434); 8 gained nothing more;
+// - loading a batch of slots' columns before their values and x
+//   (row_reduce.hpp's slot_batch, 4 for fp64) beat one slot at a time by
+//   33-50% (577 vs 433, 632 vs 471, 650 vs 434);
 // - streaming (evict-first) loads of columns and values gained 4% on FEM
 //   (678 vs 650) and 13% on uniform random rows (219 vs 193; L2-bound by the
 //   x gathers), and were neutral on the stencils.
@@ -67,6 +67,8 @@ struct SlotRowFunctor {
   YB y;
   Slots slots;
   scalar alpha, beta;
+
+  static constexpr int strided_batch = slot_batch<Value, N>;
 
   KOKKOS_INLINE_FUNCTION void operator()(const Offset i) const {
     Offset first, count, step;

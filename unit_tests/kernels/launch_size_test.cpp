@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace kobalt::test {
 namespace {
@@ -44,6 +45,16 @@ TYPED_TEST(LaunchSize, RankOneRowKernelsTakeTheParameterPath) {
   constexpr std::size_t limit = Kokkos::Impl::CudaTraits::ConstantMemoryUseThreshold;
   EXPECT_LT((launch_size<detail::CsrRowFunctor<E, IV, VV, XB, YB, true>, team>()), limit);
   EXPECT_LT((launch_size<detail::EllRowFunctor<E, IV, VV, XB, YB, true>, team>()), limit);
+  using range64 = Kokkos::RangePolicy<E, Kokkos::IndexType<std::int64_t>>;
+  EXPECT_LT((launch_size<detail::SlotRowFunctor<E, std::int64_t, detail::EllRowSlots<std::int64_t>,
+                                                I, V, XB, YB, true>,
+                         range64>()),
+            limit);
+  EXPECT_LT((launch_size<detail::SlotRowFunctor<E, std::int64_t,
+                                                detail::SliceRowSlots<std::int64_t, I>, I, V, XB,
+                                                YB, true>,
+                         range64>()),
+            limit);
   EXPECT_LT((launch_size<detail::SlotGroupsFunctor<E, detail::SliceBlocks<IV>, IV, VV, XB, YB, true>,
                          team>()),
             limit);
