@@ -72,7 +72,9 @@ KOKKOS_INLINE_FUNCTION void sum_strided_slots(const ColView& col, const ValView&
                                               Sums<Scalar, N>& partial) {
   using Index = typename ColView::non_const_value_type;
   using Value = typename ValView::non_const_value_type;
-  constexpr int strided_batch = slot_batch<Value, N>;
+  // Team kernels keep at most 4: 8 (fp32) was measured for a thread per row
+  // only, and its registers shrink the largest team Kokkos launches.
+  constexpr int strided_batch = slot_batch<Value, N> < 4 ? slot_batch<Value, N> : 4;
   for (Offset k = k0; k < count; k += strided_batch * k_step) {
     Index c[strided_batch];
     for (int u = 0; u < strided_batch; ++u) {

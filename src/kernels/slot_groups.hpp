@@ -128,9 +128,11 @@ struct SlotGroupsFunctor {
 };
 
 /// y = alpha*A*x + beta*y over `nblocks` blocks of b rows: team_size =
-/// blocks_per_team * t threads (s.row_threads = t), s.vector_length lanes
-/// over each block's rows, `parts` league entries per block (> 1: y scaled
-/// by beta first, then atomic adds).
+/// blocks_per_team * t threads (s.row_threads = t; fewer blocks per team
+/// where the backend's largest team is smaller), s.vector_length lanes over
+/// each block's rows, `parts` league entries per block (> 1: y scaled by
+/// beta first, then atomic adds). Throws invalid_parameter if the backend
+/// cannot run a team of t threads.
 template <class ExecutionSpace, class Blocks, class IndexView, class ValueView, class XView,
           class YView>
 void slot_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
@@ -144,21 +146,31 @@ void slot_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
   if (s.team_size % t != 0)
     throw invalid_parameter("kobalt: " + label + ": team_size " + std::to_string(s.team_size) +
                             " is not a multiple of the threads per row " + std::to_string(t));
-  const int blocks_per_team = s.team_size / t;
   const std::int64_t units = nblocks * parts;
-  const int league = static_cast<int>(std::min<std::int64_t>(
-      (units + blocks_per_team - 1) / blocks_per_team, std::numeric_limits<int>::max()));
   if (parts > 1) scale(exec, beta, y);
   for_each_column_block(x, y, [&](auto xb, auto yb) {
-    policy_type policy(exec, league, s.team_size, s.vector_length);
     dispatch_beta(parts > 1 ? decltype(beta)(0) : beta, [&](auto has_beta) {
       using functor = SlotGroupsFunctor<ExecutionSpace, Blocks, IndexView, ValueView,
                                         decltype(xb), decltype(yb), decltype(has_beta)::value>;
+      functor f{col, val, xb, yb, blocks, alpha, beta, rows, b, nblocks, t, parts,
+                s.team_size / t};
+      // Fewer blocks per team where the kernel's registers cap the team below
+      // the requested size (Kokkos refuses larger teams).
+      const int most = policy_type(exec, 1, 1, s.vector_length)
+                           .team_size_max(f, Kokkos::ParallelForTag());
+      if (most < t)
+        throw invalid_parameter("kobalt: " + label + ": " + std::to_string(t) +
+                                " threads per row need teams of " + std::to_string(t) + " x " +
+                                std::to_string(s.vector_length) + " lanes; the backend runs " +
+                                std::to_string(most) + " x " + std::to_string(s.vector_length));
+      f.blocks_per_team = std::min(s.team_size, most) / t;
+      const int league = static_cast<int>(std::min<std::int64_t>(
+          (units + f.blocks_per_team - 1) / f.blocks_per_team, std::numeric_limits<int>::max()));
+      policy_type policy(exec, league, f.blocks_per_team * t, s.vector_length);
       if (t > 1)
-        policy.set_scratch_size(0, Kokkos::PerTeam(functor::scratch_bytes(blocks_per_team, t, b)));
-      Kokkos::parallel_for(label, policy,
-                           functor{col, val, xb, yb, blocks, alpha, beta, rows, b, nblocks, t,
-                                   parts, blocks_per_team});
+        policy.set_scratch_size(0,
+                                Kokkos::PerTeam(functor::scratch_bytes(f.blocks_per_team, t, b)));
+      Kokkos::parallel_for(label, policy, f);
     });
   });
 }
