@@ -137,6 +137,17 @@ TYPED_TEST(Stats, QuantileMatchesOracleOnRandomDistributions) {
   }
 }
 
+TYPED_TEST(Stats, QuantileMatchesOracleAcrossHistogramTeamsAndLongRows) {
+  // More rows than one histogram team counts (8192) and lengths on both
+  // sides of the 1024 bins counted in team scratch.
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  Lcg rng(7);
+  std::vector<std::int64_t> len(17000);
+  for (auto& l : len) l = rng.below(200) == 0 ? 1020 + rng.below(300) : rng.below(5);
+  expect_quantiles_match(matrix_with_row_lengths<V, I>(len), "17000 rows, some of 1020-1319");
+}
+
 TYPED_TEST(Stats, QuantileByHandOnRowsOfLengthOneToTen) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
