@@ -9,6 +9,8 @@
 #include "fixtures/team_limits.hpp"
 #include "fixtures/types.hpp"
 
+#include <algorithm>
+
 namespace kobalt::test {
 namespace {
 
@@ -69,6 +71,25 @@ TYPED_TEST(SellpSpmv, ForcedShapesMatchReference) {
       }
     }
   }
+}
+
+TEST(SellpSpmvShapes, MoreThreadsPerRowThanTheBackendRunsThrows) {
+  // A team of t threads per row that the backend cannot run is refused with
+  // invalid_parameter naming the shape (Serial: one thread per team).
+  using exec = default_device::execution_space;
+  const int max_team = max_team_threads();
+  if (max_team >= 1024) GTEST_SKIP() << "the backend runs teams of " << max_team;
+  const auto all = edge_matrices<double, std::int32_t>();
+  const auto m = *std::find_if(all.begin(), all.end(),
+                               [](const auto& e) { return e.matrix.rows > 4 && e.matrix.cols > 0; });
+  const auto s = to_sellp(make_csr(m.matrix), {4, 1, 0});
+  Kokkos::View<double*> x("x", s.cols()), y("y", s.rows());
+  tuning::LaunchShape p;
+  p.part = "slices";
+  p.row_threads = max_team + 1;
+  p.team_size = p.row_threads;
+  EXPECT_THROW(detail::sellp_slices(exec(), p, "test::sellp", 1.0, s, x, 0.0, y),
+               invalid_parameter);
 }
 
 TEST(SellpSpmvMixed, FloatMatrixDoubleVectors) {
