@@ -4,6 +4,7 @@
 // Usage: ell_variants GENERATOR... (kobalt-bench generator specs).
 #include <kobalt/kobalt.hpp>
 #include "generators/generators.hpp"
+#include "timing.hpp"
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <chrono>
@@ -15,13 +16,6 @@ using V = double; using I = int;
 using Dev = Kokkos::DefaultExecutionSpace::device_type;
 using Exec = Kokkos::DefaultExecutionSpace;
 
-template <class T> KOKKOS_FORCEINLINE_FUNCTION T stream_load(const T* p) {
-#if defined(__CUDA_ARCH__)
-  return __ldcs(p);
-#else
-  return *p;
-#endif
-}
 
 template <int B, class Off, bool Stream, bool Early>
 KOKKOS_FORCEINLINE_FUNCTION V row_sum(const I* col, const V* val, const V* x, Off i, Off step, Off width) {
@@ -30,10 +24,10 @@ KOKKOS_FORCEINLINE_FUNCTION V row_sum(const I* col, const V* val, const V* x, Of
     I c[B];
     for (int u = 0; u < B; ++u) {
       const Off s = k + u;
-      c[u] = s < width ? (Stream ? stream_load(col + s * step + i) : col[s * step + i]) : I(-1);
+      c[u] = s < width ? (Stream ? kobalt::arch::loads<Exec>::streaming(col + s * step + i) : col[s * step + i]) : I(-1);
     }
     V v[B], xv[B];
-    for (int u = 0; u < B; ++u) v[u] = c[u] >= 0 ? (Stream ? stream_load(val + (k + u) * step + i) : val[(k + u) * step + i]) : V(0);
+    for (int u = 0; u < B; ++u) v[u] = c[u] >= 0 ? (Stream ? kobalt::arch::loads<Exec>::streaming(val + (k + u) * step + i) : val[(k + u) * step + i]) : V(0);
     for (int u = 0; u < B; ++u) xv[u] = c[u] >= 0 ? x[c[u]] : V(0);
     for (int u = 0; u < B; ++u) sum += v[u] * xv[u];
     if (Early && c[B - 1] < 0) break;
@@ -75,19 +69,6 @@ void sell_range(const kobalt::Sellp<V, I, Dev>& a, const V* x, V* y) {
   });
 }
 
-template <class F>
-double time_us(F&& f) {
-  for (int w = 0; w < 3; ++w) f();
-  Kokkos::fence();
-  std::vector<double> t;
-  for (int r = 0; r < 30; ++r) {
-    auto t0 = std::chrono::steady_clock::now();
-    f(); Kokkos::fence();
-    t.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard guard(argc, argv);

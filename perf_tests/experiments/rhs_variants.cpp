@@ -3,6 +3,7 @@
 // beside the library kernel (issue 14; perf_tests/results/h200/rhs_variants.txt).
 #include <kobalt/kobalt.hpp>
 #include "generators/generators.hpp"
+#include "timing.hpp"
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <chrono>
@@ -13,13 +14,6 @@
 using Exec = Kokkos::DefaultExecutionSpace;
 using Dev = Exec::device_type;
 
-template <class T> KOKKOS_FORCEINLINE_FUNCTION T ld(const T* p) {
-#if defined(__CUDA_ARCH__)
-  return __ldcs(p);
-#else
-  return *p;
-#endif
-}
 
 // K columns, B slots per batch; x, y LayoutLeft with leading dimension ldx / ldy.
 template <int K, int B, bool StreamY, class V>
@@ -31,8 +25,8 @@ void ell_rank2(const kobalt::Ell<V, int, Dev>& a, const V* x, int ldx, V* y, int
     for (int j = 0; j < K; ++j) sum[j] = 0;
     for (int k = 0; k < width; k += B) {
       int c[B]; V v[B];
-      for (int u = 0; u < B; ++u) c[u] = k + u < width ? ld(col + (k + u) * step + i) : -1;
-      for (int u = 0; u < B; ++u) v[u] = c[u] >= 0 ? ld(val + (k + u) * step + i) : V(0);
+      for (int u = 0; u < B; ++u) c[u] = k + u < width ? kobalt::arch::loads<Exec>::streaming(col + (k + u) * step + i) : -1;
+      for (int u = 0; u < B; ++u) v[u] = c[u] >= 0 ? kobalt::arch::loads<Exec>::streaming(val + (k + u) * step + i) : V(0);
       for (int u = 0; u < B; ++u)
         if (c[u] >= 0)
           for (int j = 0; j < K; ++j) sum[j] += v[u] * x[c[u] + j * ldx];
@@ -56,8 +50,8 @@ void ell_rank1(const kobalt::Ell<V, int, Dev>& a, const V* x, V* y) {
     V sum = 0;
     for (int k = 0; k < width; k += B) {
       int c[B]; V v[B], xv[B];
-      for (int u = 0; u < B; ++u) c[u] = k + u < width ? ld(col + (k + u) * step + i) : -1;
-      for (int u = 0; u < B; ++u) v[u] = c[u] >= 0 ? ld(val + (k + u) * step + i) : V(0);
+      for (int u = 0; u < B; ++u) c[u] = k + u < width ? kobalt::arch::loads<Exec>::streaming(col + (k + u) * step + i) : -1;
+      for (int u = 0; u < B; ++u) v[u] = c[u] >= 0 ? kobalt::arch::loads<Exec>::streaming(val + (k + u) * step + i) : V(0);
       for (int u = 0; u < B; ++u) xv[u] = c[u] >= 0 ? x[c[u]] : V(0);
       for (int u = 0; u < B; ++u) sum += v[u] * xv[u];
       if (c[B - 1] < 0) break;
@@ -66,19 +60,6 @@ void ell_rank1(const kobalt::Ell<V, int, Dev>& a, const V* x, V* y) {
   });
 }
 
-template <class F>
-double time_us(F&& f) {
-  for (int w = 0; w < 3; ++w) f();
-  Kokkos::fence();
-  std::vector<double> t;
-  for (int r = 0; r < 30; ++r) {
-    auto t0 = std::chrono::steady_clock::now();
-    f(); Kokkos::fence();
-    t.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 template <class V>
 void run(const char* spec, bool rank2) {
