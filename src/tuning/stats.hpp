@@ -78,8 +78,12 @@ void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
   // to the global bins (few rows share them).
   using policy_type = Kokkos::TeamPolicy<ExecutionSpace>;
   using member = typename policy_type::member_type;
-  constexpr std::int64_t local_bins_max = 1024;  // 4 KB of int counters per team
-  constexpr std::int64_t rows_per_team = 8192;   // 977 teams for 8e6 rows
+  // Chosen, not swept: 4 KB of int counters per team, and 977 teams for 8e6
+  // rows. With them the setup of a handle on the 7-point Laplacian fell from
+  // 14.8 to 3.5 CSR SpMVs for ELL on the H200 (2026-11-22,
+  // perf_tests/results/h200/setup_b36f99c.txt).
+  constexpr std::int64_t local_bins_max = 1024;
+  constexpr std::int64_t rows_per_team = 8192;
   const int local_bins = static_cast<int>(bins < local_bins_max ? bins : local_bins_max);
   const std::int64_t league = (rows + rows_per_team - 1) / rows_per_team;
   policy_type policy(exec, static_cast<int>(league), Kokkos::AUTO);
