@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The concrete layout of an AlignedCoo and its host-side plan: which entries
-// of each row go to the seg part, the seg part's shape for the given lanes,
-// and where each row sits in it (next-fit packing, 004 Fig. 1-2). The plan
-// reads only the row lengths (O(rows) metadata); moving the entries happens
-// on the device in convert_aligned_coo.hpp. Choosing the split and the lanes
+// The concrete layout of an AlignedCoo and its plan: which entries of each
+// row go to the seg part, the seg part's shape for the given lanes, and
+// where each row sits in it (next-fit packing, 004 Fig. 1-2, next_fit.hpp).
+// The plan reads only the row pointer and runs on the device, like the
+// moves of the entries in convert_aligned_coo.hpp. Choosing the split and the lanes
 // (004 Alg. 1 and 3) is tuning's (tuning/aligned_coo_split.hpp).
 #pragma once
 
 #include "aligned_coo.hpp"
+#include "entry_on_host.hpp"
+#include "next_fit.hpp"
 #include "storage_size.hpp"
 #include "../errors.hpp"
 
@@ -16,7 +18,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
-#include <vector>
 
 namespace kobalt {
 
@@ -69,119 +70,142 @@ KOKKOS_INLINE_FUNCTION std::int64_t aligned_coo_seg_length(std::int64_t rl,
   return rl % flat_unit;  // hybrid: trail = rl mod WARP_SIZE (004 Alg. 3)
 }
 
-/// Lanes that next-fit packing of the rows, in row order, into lanes of
-/// `capacity` slots needs (a row never spans two lanes).
-inline std::int64_t next_fit_lanes(const std::vector<std::int64_t>& len, std::int64_t capacity) {
-  std::int64_t lanes = 0, fill = capacity;
-  for (const std::int64_t l : len) {
-    if (l == 0) continue;
-    if (fill + l > capacity) {
-      ++lanes;
-      fill = 0;
-    }
-    fill += l;
-  }
-  return lanes;
-}
-
 /// Shape of a seg part: seg_size lanes (slots per segment) x num_seg segments.
 struct seg_shape {
   std::int64_t seg_size = 0;  ///< lanes; 004's Seg_size
   std::int64_t num_seg = 0;   ///< segments; 004's Num_of_seg (= lane capacity)
 };
 
-/// Shape of the seg part for these seg-part row lengths in `lanes` lanes:
-/// the smallest capacity >= the longest row that packs into them, by
-/// bisection between max_len (too small, else done) and nnz (one lane holds
-/// everything). The result always fits, whether or not next-fit is monotone
-/// in the capacity. An empty seg part has shape {0, 0}.
-inline seg_shape seg_shape_for_lanes(const std::vector<std::int64_t>& len, std::int64_t lanes) {
-  std::int64_t nnz = 0, max_len = 0;
-  for (const std::int64_t l : len) {
-    nnz += l;
-    max_len = std::max(max_len, l);
+/// Where the seg part's entries of each row start: prefix(i) = seg entries
+/// of the rows before i (rows + 1 entries), on `exec`. all_seg is the row
+/// pointer itself; all_flat is all zeros.
+template <class ExecutionSpace, class RowPtr>
+RowPtr seg_prefix(const ExecutionSpace& exec, const RowPtr& row_ptr, aligned_coo::split s,
+                  std::int64_t flat_unit) {
+  if (s == aligned_coo::split::all_seg) return row_ptr;
+  using index = typename RowPtr::non_const_value_type;
+  const std::int64_t rows = static_cast<std::int64_t>(row_ptr.extent(0)) - 1;
+  RowPtr prefix(Kokkos::view_alloc(exec, std::string("kobalt::aligned_coo::seg_prefix")),
+                row_ptr.extent(0));
+  if (s == aligned_coo::split::all_flat || rows < 1) return prefix;
+  Kokkos::parallel_scan(
+      "kobalt::aligned_coo::seg_prefix", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+      KOKKOS_LAMBDA(const std::int64_t i, index& partial, const bool final) {
+        partial += static_cast<index>(
+            aligned_coo_seg_length(row_ptr(i + 1) - row_ptr(i), s, flat_unit));
+        if (final) prefix(i + 1) = partial;
+      });
+  return prefix;
+}
+
+/// The longest row whose lengths are prefix(i + 1) - prefix(i).
+template <class ExecutionSpace, class PrefixView>
+std::int64_t longest_row(const ExecutionSpace& exec, const PrefixView& prefix) {
+  const std::int64_t rows = static_cast<std::int64_t>(prefix.extent(0)) - 1;
+  std::int64_t longest = 0;
+  if (rows > 0)
+    Kokkos::parallel_reduce(
+        "kobalt::aligned_coo::longest_row", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
+          const std::int64_t len = static_cast<std::int64_t>(prefix(i + 1) - prefix(i));
+          if (len > m) m = len;
+        },
+        Kokkos::Max<std::int64_t>(longest));
+  exec.fence();
+  return longest;
+}
+
+/// Entries of a prefix: its last entry, on the host.
+template <class ExecutionSpace, class PrefixView>
+std::int64_t prefix_total(const ExecutionSpace& exec, const PrefixView& prefix) {
+  exec.fence();
+  return static_cast<std::int64_t>(entry_on_host(prefix, prefix.extent(0) - 1));
+}
+
+/// A seg part's shape with the next-fit packing of its rows at that shape.
+template <class IndexView>
+struct packed_shape {
+  seg_shape shape;
+  NextFitLanes<IndexView> lanes;  ///< packing into shape.num_seg slots per lane
+};
+
+/// Shape of the seg part whose row lengths are prefix(i + 1) - prefix(i) in
+/// `lanes` lanes: the smallest capacity that packs into them, by bisection.
+/// No capacity below lo = max(longest row, ceil(nnz / lanes)) can hold the
+/// rows; hi = ceil(nnz / lanes) + longest - 1 always does, since next-fit
+/// closes a lane only when the next row does not fit, so every lane but the
+/// last holds more than hi - longest >= nnz / lanes entries. The result
+/// always fits, whether or not next-fit is monotone in the capacity. An
+/// empty seg part has shape {0, 0}.
+template <class ExecutionSpace, class PrefixView>
+packed_shape<lane_view_t<PrefixView>> seg_shape_for_lanes(const ExecutionSpace& exec,
+                                                          const PrefixView& prefix,
+                                                          std::int64_t lanes) {
+  packed_shape<lane_view_t<PrefixView>> result;
+  const std::int64_t nnz = prefix_total(exec, prefix);
+  if (nnz == 0) return result;
+  const std::int64_t longest = longest_row(exec, prefix);
+  const std::int64_t even = (nnz + lanes - 1) / lanes;
+  std::int64_t lo = std::max(longest, even), hi = std::min(nnz, even + longest - 1);
+  result.lanes = next_fit(exec, prefix, lo);
+  if (result.lanes.lanes <= lanes) {
+    result.shape = {lanes, lo};
+    return result;
   }
-  if (nnz == 0) return {};
-  std::int64_t lo = max_len, hi = nnz;
-  if (next_fit_lanes(len, lo) <= lanes) return {lanes, lo};
-  while (hi - lo > 1) {
+  result.lanes = {};
+  while (hi - lo > 1) {  // lo does not fit, hi does
     const std::int64_t mid = lo + (hi - lo) / 2;
-    if (next_fit_lanes(len, mid) <= lanes)
+    auto probe = next_fit(exec, prefix, mid);
+    if (probe.lanes <= lanes) {
       hi = mid;
-    else
+      result.lanes = probe;
+    } else {
       lo = mid;
+    }
   }
-  return {lanes, hi};
+  if (result.lanes.lane_of.extent(0) == 0 && result.lanes.lanes == 0)
+    result.lanes = next_fit(exec, prefix, hi);  // hi was never probed
+  result.shape = {lanes, hi};
+  return result;
 }
 
-/// Seg-part row lengths of every row under split s.
-inline std::vector<std::int64_t> seg_lengths(const std::vector<std::int64_t>& row_len,
-                                             aligned_coo::split s, std::int64_t flat_unit) {
-  std::vector<std::int64_t> len(row_len.size());
-  for (std::size_t i = 0; i < row_len.size(); ++i)
-    len[i] = aligned_coo_seg_length(row_len[i], s, flat_unit);
-  return len;
-}
-
-/// Where everything goes; computed on the host from the row lengths.
+/// Where everything goes; computed on the device from the row pointer.
+template <class IndexView>
 struct aligned_coo_plan {
   aligned_coo::split split = aligned_coo::split::all_seg;  ///< resolved, never automatic
   seg_shape shape;                                          ///< seg part shape
   std::int64_t seg_nnz = 0, flat_nnz = 0;
-  /// Per row: slot of its first seg entry (segment * seg_size + lane); the
-  /// k-th follows at + k*seg_size. -1 for rows without seg entries.
-  /// Filled by pack_rows (after the storage check).
-  std::vector<std::int64_t> row_slot;
-  /// Per lane: row of its last entry (the row its padding repeats), or -1.
-  std::vector<std::int64_t> lane_row;
+  /// prefix(i): the seg entries of the rows before i (seg_prefix).
+  IndexView prefix;
+  /// The rows' lanes in the seg part: next-fit into shape.num_seg slots.
+  NextFitLanes<lane_view_t<IndexView>> lanes;
 };
 
 /// Bytes an AlignedCoo with this plan stores (seg slots incl. padding + flat),
 /// saturating so an absurd layout reaches check_storage instead of wrapping.
-inline std::uint64_t planned_bytes(const aligned_coo_plan& plan, std::uint64_t entry_bytes) {
+template <class IndexView>
+std::uint64_t planned_bytes(const aligned_coo_plan<IndexView>& plan, std::uint64_t entry_bytes) {
   const std::uint64_t slots = saturating_mul(static_cast<std::uint64_t>(plan.shape.seg_size),
                                              static_cast<std::uint64_t>(plan.shape.num_seg));
   return saturating_mul(saturating_add(slots, static_cast<std::uint64_t>(plan.flat_nnz)),
                         entry_bytes);
 }
 
-/// The plan of a concrete layout: the shape for its lanes and the sizes of
-/// both parts, from the row lengths.
-inline aligned_coo_plan plan_layout(const std::vector<std::int64_t>& row_len,
-                                    const aligned_coo::layout& l) {
-  aligned_coo_plan plan;
+/// The plan of a concrete layout for the rows of `row_ptr`, on `exec`: the
+/// seg part's shape for the layout's lanes, the sizes of both parts and
+/// where each row's seg entries go.
+template <class ExecutionSpace, class RowPtr>
+aligned_coo_plan<RowPtr> plan_layout(const ExecutionSpace& exec, const RowPtr& row_ptr,
+                                     const aligned_coo::layout& l) {
+  aligned_coo_plan<RowPtr> plan;
   plan.split = l.choice;
-  const auto len = seg_lengths(row_len, l.choice, l.flat_unit);
-  plan.shape = seg_shape_for_lanes(len, l.seg_size);
-  std::int64_t nnz = 0;
-  for (const std::int64_t r : row_len) nnz += r;
-  for (const std::int64_t r : len) plan.seg_nnz += r;
-  plan.flat_nnz = nnz - plan.seg_nnz;
+  plan.prefix = seg_prefix(exec, row_ptr, l.choice, l.flat_unit);
+  auto packed = seg_shape_for_lanes(exec, plan.prefix, l.seg_size);
+  plan.shape = packed.shape;
+  plan.lanes = packed.lanes;
+  plan.seg_nnz = prefix_total(exec, plan.prefix);
+  plan.flat_nnz = prefix_total(exec, row_ptr) - plan.seg_nnz;
   return plan;
-}
-
-/// Next-fit packing of the rows' seg entries, in row order, into the planned
-/// lanes (the loop of next_fit_lanes, recording where each row starts).
-/// Inherently sequential (each lane's content depends on every row before
-/// it), hence on the host, from the O(rows) row lengths only.
-inline void pack_rows(aligned_coo_plan& plan, const std::vector<std::int64_t>& row_len,
-                      std::int64_t flat_unit) {
-  const std::int64_t rows = static_cast<std::int64_t>(row_len.size());
-  const std::int64_t capacity = plan.shape.num_seg, lanes = plan.shape.seg_size;
-  plan.row_slot.assign(rows, -1);
-  plan.lane_row.assign(lanes, -1);
-  std::int64_t lane = -1, fill = capacity;
-  for (std::int64_t i = 0; i < rows; ++i) {
-    const std::int64_t len = aligned_coo_seg_length(row_len[i], plan.split, flat_unit);
-    if (len == 0) continue;
-    if (fill + len > capacity) {
-      ++lane;
-      fill = 0;
-    }
-    plan.row_slot[i] = fill * lanes + lane;
-    plan.lane_row[lane] = i;
-    fill += len;
-  }
 }
 
 }  // namespace detail

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Csr <-> AlignedCoo on the device. The layout is planned on the host from
-// the row lengths (aligned_coo_plan.hpp: 004 Alg. 1 and next-fit packing are
-// sequential); every column index and value moves on the device.
+// Csr <-> AlignedCoo on the device: the layout is planned from the row
+// pointer (aligned_coo_plan.hpp, next-fit packing by pointer doubling in
+// next_fit.hpp), then every column index and value moves.
 #pragma once
 
 #include "aligned_coo.hpp"
@@ -9,6 +9,7 @@
 #include "convert_coo.hpp"
 #include "count_rows.hpp"
 #include "csr.hpp"
+#include "row_of_entry.hpp"
 #include "storage_limit.hpp"
 #include "csr_arrays.hpp"
 #include "../compat.hpp"
@@ -19,20 +20,6 @@
 #include <vector>
 
 namespace kobalt {
-
-namespace detail {
-/// Copies a host vector into a new device View of element type T.
-template <class T, class Device, class ExecutionSpace>
-Kokkos::View<T*, Device> upload_plan(const ExecutionSpace& exec, const std::vector<std::int64_t>& h,
-                                     const char* label) {
-  Kokkos::View<T*, Device> d(compat::uninitialized(label), h.size());
-  auto m = Kokkos::create_mirror_view(d);
-  for (std::size_t k = 0; k < h.size(); ++k) m(k) = static_cast<T>(h[k]);
-  Kokkos::deep_copy(exec, d, m);
-  exec.fence();  // m is a local host buffer
-  return d;
-}
-}  // namespace detail
 
 /// Csr -> AlignedCoo (004) with a concrete layout (see aligned_coo.hpp), on
 /// `space`. Throws invalid_parameter for bad parameters, index_overflow when
@@ -48,88 +35,85 @@ AlignedCoo<Value, Index, Device> to_aligned_coo(const ExecutionSpace& space,
   using value_view = typename result_t::value_view;
   aligned_coo::validate(p);
   compat::ScopedRegion region("kobalt::convert<aligned_coo>");
-  space.fence();  // a's row pointer is read on the host below
   const Index rows = a.rows();
-
-  // The row lengths are the O(rows) metadata the sequential planning needs.
-  std::vector<std::int64_t> row_len(rows);
-  {
-    auto row_ptr_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.row_ptr());
-    for (Index i = 0; i < rows; ++i) row_len[i] = row_ptr_h(i + 1) - row_ptr_h(i);
-  }
-  auto plan = detail::plan_layout(row_len, p);
+  const auto plan = detail::plan_layout(space, a.row_ptr(), p);
   const Index seg_size = checked_index<Index>(plan.shape.seg_size, "aligned_coo seg_size");
   const Index num_seg = checked_index<Index>(plan.shape.num_seg, "aligned_coo num_seg");
   check_storage<typename Device::memory_space>(
       "kobalt::to_aligned_coo",
       detail::planned_bytes(plan, 2 * sizeof(Index) + sizeof(Value)), p.max_bytes);
-  detail::pack_rows(plan, row_len, p.flat_unit);
 
   const std::int64_t slots = static_cast<std::int64_t>(seg_size) * num_seg;
+  const std::int64_t lanes = plan.lanes.lanes;  // lanes holding rows, <= seg_size
   index_view seg_row(compat::uninitialized("kobalt::aligned_coo::seg_row"), slots);
   index_view seg_col(compat::uninitialized("kobalt::aligned_coo::seg_col"), slots);
   value_view seg_val(compat::uninitialized("kobalt::aligned_coo::seg_val"), slots);
   index_view flat_row(compat::uninitialized("kobalt::aligned_coo::flat_row"), plan.flat_nnz);
   index_view flat_col(compat::uninitialized("kobalt::aligned_coo::flat_col"), plan.flat_nnz);
   value_view flat_val(compat::uninitialized("kobalt::aligned_coo::flat_val"), plan.flat_nnz);
-  const auto row_slot =
-      detail::upload_plan<std::int64_t, Device>(space, plan.row_slot, "kobalt::aligned_coo::row_slot");
-  const auto lane_row =
-      detail::upload_plan<Index, Device>(space, plan.lane_row, "kobalt::aligned_coo::lane_row");
+  // Per lane: the seg offset (prefix) of its first entry, and the row of its
+  // last entry (the row its padding repeats; -1 for a lane without rows).
+  index_view lane_start(compat::uninitialized(space, "kobalt::aligned_coo::lane_start"), lanes + 1);
+  index_view lane_row(compat::uninitialized(space, "kobalt::aligned_coo::lane_row"), seg_size);
 
   const auto row_ptr = a.row_ptr();
   const auto col = a.col_indices();
   const auto val = a.values();
-  const aligned_coo::split split = plan.split;
-  const std::int64_t unit = p.flat_unit;
+  const auto prefix = plan.prefix;
+  const auto lane_of = plan.lanes.lane_of;
+  const Index seg_nnz = static_cast<Index>(plan.seg_nnz);
+  using exec_range = Kokkos::RangePolicy<exec>;
+  Kokkos::deep_copy(space, lane_row, Index(-1));
+  Kokkos::parallel_for(
+      "kobalt::convert<aligned_coo>::lanes", exec_range(space, 0, rows),
+      KOKKOS_LAMBDA(const Index i) {
+        if (prefix(i + 1) == prefix(i)) return;
+        const Index lane = lane_of(i);
+        if (i == 0 || lane_of(i - 1) != lane) lane_start(lane) = prefix(i);  // starts its lane
+        if (lane == lanes - 1 && prefix(i + 1) == seg_nnz) lane_start(lanes) = seg_nnz;
+      });
+  Kokkos::parallel_for(
+      "kobalt::convert<aligned_coo>::lane_rows", exec_range(space, 0, rows),
+      KOKKOS_LAMBDA(const Index i) {
+        if (prefix(i + 1) != prefix(i) && prefix(i + 1) == lane_start(lane_of(i) + 1))
+          lane_row(lane_of(i)) = i;  // ends its lane
+      });
 
   // 1. Padding everywhere: col -1, value 0, the lane's own row (lane-local).
   Kokkos::parallel_for(
-      "kobalt::convert<aligned_coo>::pad", Kokkos::RangePolicy<exec>(space, 0, slots),
+      "kobalt::convert<aligned_coo>::pad", exec_range(space, 0, slots),
       KOKKOS_LAMBDA(const std::int64_t k) {
         seg_row(k) = lane_row(k % seg_size);
         seg_col(k) = padding_index<Index>;
         seg_val(k) = Value(0);
       });
-  // 2. Each row's last aligned_coo_seg_length entries into its lane, one segment apart.
+  // 2. Every entry to its place, one thread per entry: a row's last
+  //    prefix(i + 1) - prefix(i) entries into its lane, one segment apart
+  //    from its offset in the lane on; its first ones into the flat Coo,
+  //    where the rows before it hold row_ptr(i) - prefix(i) entries.
   Kokkos::parallel_for(
-      "kobalt::convert<aligned_coo>::seg", Kokkos::RangePolicy<exec>(space, 0, rows),
-      KOKKOS_LAMBDA(const Index i) {
-        const std::int64_t rl = row_ptr(i + 1) - row_ptr(i);
-        const std::int64_t n = detail::aligned_coo_seg_length(rl, split, unit);
-        const std::int64_t src = row_ptr(i) + (rl - n);
-        for (std::int64_t k = 0; k < n; ++k) {
-          const std::int64_t slot = row_slot(i) + k * seg_size;
+      "kobalt::convert<aligned_coo>::move", exec_range(space, 0, a.nnz()),
+      KOKKOS_LAMBDA(const std::int64_t e) {
+        const Index i = static_cast<Index>(detail::row_of_entry(row_ptr, rows, e));
+        const std::int64_t flat_in_row = (row_ptr(i + 1) - row_ptr(i)) - (prefix(i + 1) - prefix(i));
+        const std::int64_t k = e - row_ptr(i);  // position in the row
+        if (k >= flat_in_row) {
+          const std::int64_t lane = lane_of(i);
+          const std::int64_t slot =
+              (prefix(i) - lane_start(lane) + (k - flat_in_row)) * seg_size + lane;
           seg_row(slot) = i;
-          seg_col(slot) = col(src + k);
-          seg_val(slot) = val(src + k);
+          seg_col(slot) = col(e);
+          seg_val(slot) = val(e);
+        } else {
+          const std::int64_t dst = row_ptr(i) - prefix(i) + k;
+          flat_row(dst) = i;
+          flat_col(dst) = col(e);
+          flat_val(dst) = val(e);
         }
       });
-  // 3. Each row's first rl - aligned_coo_seg_length entries into the flat Coo, at the
-  //    offsets of an exclusive scan of those counts.
-  if (plan.flat_nnz > 0) {
-    index_view flat_ptr(Kokkos::view_alloc(space, std::string("kobalt::aligned_coo::flat_ptr")),
-                        static_cast<std::size_t>(rows) + 1);
-    Kokkos::parallel_scan(
-        "kobalt::convert<aligned_coo>::flat_scan", Kokkos::RangePolicy<exec>(space, 0, rows),
-        KOKKOS_LAMBDA(const Index i, Index& partial, const bool final) {
-          const std::int64_t rl = row_ptr(i + 1) - row_ptr(i);
-          partial += static_cast<Index>(rl - detail::aligned_coo_seg_length(rl, split, unit));
-          if (final) flat_ptr(i + 1) = partial;
-        });
-    Kokkos::parallel_for(
-        "kobalt::convert<aligned_coo>::flat", Kokkos::RangePolicy<exec>(space, 0, rows),
-        KOKKOS_LAMBDA(const Index i) {
-          for (Index k = 0; k < flat_ptr(i + 1) - flat_ptr(i); ++k) {
-            flat_row(flat_ptr(i) + k) = i;
-            flat_col(flat_ptr(i) + k) = col(row_ptr(i) + k);
-            flat_val(flat_ptr(i) + k) = val(row_ptr(i) + k);
-          }
-        });
-  }
   return result_t(space, rows, a.cols(), seg_size, num_seg, seg_row, seg_col, seg_val,
                   Coo<Value, Index, Device>(rows, a.cols(), flat_row, flat_col, flat_val),
-                  split, p.flat_unit);
+                  plan.split, p.flat_unit);
 }
 
 /// AlignedCoo -> Csr: per row, its flat entries followed by its seg entries

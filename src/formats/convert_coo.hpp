@@ -4,6 +4,7 @@
 
 #include "coo.hpp"
 #include "count_rows.hpp"
+#include "row_of_entry.hpp"
 #include "csr.hpp"
 #include "csr_arrays.hpp"
 #include "storage_limit.hpp"
@@ -34,10 +35,11 @@ Coo<Value, Index, Device> to_coo(const ExecutionSpace& space, const Csr<Value, I
   typename result_t::index_view col(compat::uninitialized("kobalt::coo::col"), nnz);
   typename result_t::value_view val(compat::uninitialized("kobalt::coo::val"), nnz);
   const auto row_ptr = a.row_ptr();
+  const Index rows = a.rows();
   Kokkos::parallel_for(
-      "kobalt::convert<coo>::rows", Kokkos::RangePolicy<exec>(space, 0, a.rows()),
-      KOKKOS_LAMBDA(const Index i) {
-        for (Index k = row_ptr(i); k < row_ptr(i + 1); ++k) row(k) = i;
+      "kobalt::convert<coo>::rows", Kokkos::RangePolicy<exec>(space, 0, nnz),
+      KOKKOS_LAMBDA(const std::int64_t e) {
+        row(e) = static_cast<Index>(detail::row_of_entry(row_ptr, rows, e));
       });
   Kokkos::deep_copy(space, col, a.col_indices());
   Kokkos::deep_copy(space, val, a.values());

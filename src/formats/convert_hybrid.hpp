@@ -11,6 +11,7 @@
 #include "storage_limit.hpp"
 #include "storage_size.hpp"
 #include "csr_arrays.hpp"
+#include "row_of_entry.hpp"
 #include "../compat.hpp"
 
 #include <algorithm>
@@ -80,16 +81,16 @@ Hybrid<Value, Index, Device> to_hybrid(const ExecutionSpace& space, const Csr<Va
   typename coo_t::value_view coo_val(compat::uninitialized("kobalt::hybrid::coo_val"), coo_nnz);
   const auto csr_col = a.col_indices();
   const auto csr_val = a.values();
+  // One thread per COO entry (a row of millions of entries is not one
+  // thread's loop): its row by bisection over the overflow offsets.
   Kokkos::parallel_for(
-      "kobalt::convert<hybrid>::coo_fill", Kokkos::RangePolicy<exec>(space, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int64_t first = row_ptr(i) + t, last = row_ptr(i + 1);
-        std::int64_t dst = offset(i);
-        for (std::int64_t k = first; k < last; ++k, ++dst) {
-          coo_row(dst) = static_cast<Index>(i);
-          coo_col(dst) = csr_col(k);
-          coo_val(dst) = csr_val(k);
-        }
+      "kobalt::convert<hybrid>::coo_fill", Kokkos::RangePolicy<exec>(space, 0, coo_nnz),
+      KOKKOS_LAMBDA(const std::int64_t dst) {
+        const std::int64_t i = detail::row_of_entry(offset, rows, dst);
+        const std::int64_t k = row_ptr(i) + t + (dst - offset(i));
+        coo_row(dst) = static_cast<Index>(i);
+        coo_col(dst) = csr_col(k);
+        coo_val(dst) = csr_val(k);
       });
   space.fence();
   return result_t(ell_t(detail::trusted_layout, a.rows(), a.cols(), t, rows, ell_col, ell_val,

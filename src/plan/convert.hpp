@@ -17,7 +17,6 @@
 
 #include <cstdint>
 #include <type_traits>
-#include <vector>
 
 namespace kobalt {
 
@@ -74,12 +73,8 @@ AlignedCoo<Value, Index, Device> to_aligned_coo(const ExecutionSpace& exec,
                                                 const Csr<Value, Index, Device>& a,
                                                 const aligned_coo::params& p = {}) {
   aligned_coo::validate(p);
-  // 004 Alg. 1 indexes the row lengths in row order: O(rows) metadata on the host.
-  exec.fence();
-  auto row_ptr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.row_ptr());
-  std::vector<std::int64_t> row_len(static_cast<std::size_t>(a.rows()));
-  for (Index i = 0; i < a.rows(); ++i) row_len[i] = row_ptr(i + 1) - row_ptr(i);
-  return to_aligned_coo(exec, a, tuning::select(row_len, tuning::cached_profile_of(exec), p));
+  return to_aligned_coo(exec, a,
+                        tuning::select(exec, a.row_ptr(), tuning::cached_profile_of(exec), p));
 }
 template <class Value, class Index, class Device>
 AlignedCoo<Value, Index, Device> to_aligned_coo(const Csr<Value, Index, Device>& a,

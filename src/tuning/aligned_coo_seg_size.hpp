@@ -4,17 +4,20 @@
 #pragma once
 
 #include "../formats/aligned_coo_plan.hpp"
+#include "../formats/entry_on_host.hpp"
+
+#include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <cstdint>
-#include <vector>
 
 namespace kobalt::tuning {
 
 using kobalt::detail::seg_shape;
 
 /// 004 Alg. 1 on the seg part's row lengths, indexed in the original row
-/// order (NNZ = their sum, NR = their count):
+/// order (NNZ = their sum, NR = their count), given as their prefix
+/// (prefix(i + 1) - prefix(i) = Row_len[i]) on the device, computed on `exec`:
 ///   Avg_length      = NNZ / NR
 ///   Avg_length_rows = #{i : Row_len[i] >= Avg_length}
 ///   Num_of_seg      = max_i Row_len[i]
@@ -34,25 +37,55 @@ using kobalt::detail::seg_shape;
 /// An empty seg part (NNZ = 0) gives {0, 0}. Alg. 1 does not guarantee that
 /// the rows fit Seg_size lanes of Num_of_seg slots: the packing that follows
 /// (aligned_coo_plan.hpp) raises Seg_size when they do not.
-inline seg_shape alg1_segment_size(const std::vector<std::int64_t>& row_len) {
-  const std::int64_t rows = static_cast<std::int64_t>(row_len.size());
-  std::int64_t nnz = 0, max_len = 0;
-  for (const std::int64_t len : row_len) {
-    nnz += len;
-    max_len = std::max(max_len, len);
-  }
+/// Row_len[i] from its prefix, 0 at i >= rows (Alg. 1 reads Row_len[NR]).
+template <class PrefixView>
+KOKKOS_INLINE_FUNCTION std::int64_t length_at(const PrefixView& prefix, std::int64_t rows,
+                                              std::int64_t i) {
+  return i < rows ? static_cast<std::int64_t>(prefix(i + 1) - prefix(i)) : std::int64_t(0);
+}
+
+template <class ExecutionSpace, class PrefixView>
+seg_shape alg1_segment_size(const ExecutionSpace& exec, const PrefixView& prefix) {
+  using range = Kokkos::RangePolicy<ExecutionSpace>;
+  const std::int64_t rows = static_cast<std::int64_t>(prefix.extent(0)) - 1;
+  if (rows < 1) return {};
+  exec.fence();
+  const std::int64_t nnz = static_cast<std::int64_t>(kobalt::detail::entry_on_host(prefix, rows));
   if (nnz == 0) return {};
+  std::int64_t max_len = 0;
+  Kokkos::parallel_reduce(
+      "kobalt::aligned_coo::alg1_max_len", range(exec, 0, rows),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
+        if (length_at(prefix, rows, i) > m) m = length_at(prefix, rows, i);
+      },
+      Kokkos::Max<std::int64_t>(max_len));
   // len >= NNZ/NR exactly  <=>  len >= ceil(NNZ/NR) for integer len.
   const std::int64_t avg_length_ceil = (nnz + rows - 1) / rows;
   std::int64_t avg_length_rows = 0;
-  for (const std::int64_t len : row_len)
-    if (len >= avg_length_ceil) ++avg_length_rows;
+  Kokkos::parallel_reduce(
+      "kobalt::aligned_coo::alg1_long_rows", range(exec, 0, rows),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& c) {
+        if (length_at(prefix, rows, i) >= avg_length_ceil) ++c;
+      },
+      avg_length_rows);
   seg_shape s;
   s.num_seg = max_len;
   s.seg_size = std::max(nnz / max_len, avg_length_rows);
-  auto len_at = [&](std::int64_t i) { return i < rows ? row_len[i] : std::int64_t(0); };
-  while (s.seg_size < rows && len_at(s.seg_size) + len_at(s.seg_size + 1) >= s.num_seg)
-    ++s.seg_size;
+  // The while loop stops at the first Seg_size >= its start where the two
+  // lengths add to less than Num_of_seg, or at NR.
+  std::int64_t stop = rows;
+  if (s.seg_size < rows) {
+    const std::int64_t num_seg = s.num_seg;
+    Kokkos::parallel_reduce(
+        "kobalt::aligned_coo::alg1_loop", range(exec, s.seg_size, rows),
+        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
+          if (length_at(prefix, rows, i) + length_at(prefix, rows, i + 1) < num_seg && i < m) m = i;
+        },
+        Kokkos::Min<std::int64_t>(stop));
+    exec.fence();
+    if (stop > rows) stop = rows;
+    s.seg_size = stop;
+  }
   return s;
 }
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ALIGNED_COO's split and lanes: 004 Alg. 3 (the cost model as an argmin)
 // chooses how rows are divided between the seg and flat parts, 004 Alg. 1
-// the lanes of the seg part. Planned on the host from the row lengths in row
-// order (Alg. 1 indexes them, the packing is next-fit): O(rows) metadata,
-// no column or value is read.
+// the lanes of the seg part. Planned from the row lengths in row
+// order (Alg. 1 indexes them, the packing is next-fit), on the device from
+// the row pointer: no column or value is read.
 #pragma once
 
 #include "aligned_coo_cost.hpp"
@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
-#include <vector>
 
 namespace kobalt {
 
@@ -64,18 +63,20 @@ inline void validate(const params& p) {
 
 namespace tuning {
 
-/// Shape of the seg part for these seg-part row lengths: 004 Alg. 1 raised
-/// to the lanes the packing needs when Alg. 1's value is too small
-/// (lanes_override = 0), or the given lanes with the smallest capacity that
-/// fits (kobalt::detail::seg_shape_for_lanes).
-inline kobalt::detail::seg_shape seg_part_shape(const std::vector<std::int64_t>& len,
-                                        std::int64_t lanes_override) {
-  if (lanes_override != 0) return kobalt::detail::seg_shape_for_lanes(len, lanes_override);
-  kobalt::detail::seg_shape s = alg1_segment_size(len);
+/// Shape of the seg part whose row lengths are prefix(i + 1) - prefix(i):
+/// 004 Alg. 1 raised to the lanes the packing needs when Alg. 1's value is
+/// too small (lanes_override = 0), or the given lanes with the smallest
+/// capacity that fits (kobalt::detail::seg_shape_for_lanes).
+template <class ExecutionSpace, class PrefixView>
+kobalt::detail::seg_shape seg_part_shape(const ExecutionSpace& exec, const PrefixView& prefix,
+                                         std::int64_t lanes_override) {
+  if (lanes_override != 0)
+    return kobalt::detail::seg_shape_for_lanes(exec, prefix, lanes_override).shape;
+  kobalt::detail::seg_shape s = alg1_segment_size(exec, prefix);
   if (s.num_seg == 0) return s;
   // Alg. 1 does not guarantee that the rows fit Seg_size lanes of
   // Num_of_seg slots (e.g. one long row followed by many short ones).
-  s.seg_size = std::max(s.seg_size, kobalt::detail::next_fit_lanes(len, s.num_seg));
+  s.seg_size = std::max(s.seg_size, kobalt::detail::next_fit(exec, prefix, s.num_seg).lanes);
   return s;
 }
 
@@ -87,27 +88,31 @@ struct aligned_coo_choice {
 };
 
 /// 004 Alg. 3 (corrected to an argmin) when p.choice is automatic, and the
-/// seg part's shape (Alg. 1 when p.seg_size is 0).
-inline aligned_coo_choice choose_aligned_coo(const std::vector<std::int64_t>& row_len,
-                                             const aligned_coo::params& p) {
-  std::int64_t nnz = 0;
-  for (const std::int64_t l : row_len) nnz += l;
+/// seg part's shape (Alg. 1 when p.seg_size is 0), for the rows of a CSR
+/// row pointer, on `exec`.
+template <class ExecutionSpace, class RowPtr>
+aligned_coo_choice choose_aligned_coo(const ExecutionSpace& exec, const RowPtr& row_ptr,
+                                      const aligned_coo::params& p) {
+  using kobalt::detail::seg_prefix;
   aligned_coo_choice c;
   c.split = p.choice;
   if (p.choice == aligned_coo::split::automatic) {
     // 004 Alg. 3: cost of the hybrid parts vs. the whole matrix in each part.
-    const auto hybrid_len = kobalt::detail::seg_lengths(row_len, aligned_coo::split::hybrid, p.flat_unit);
-    std::int64_t hybrid_seg_nnz = 0;
-    for (const std::int64_t l : hybrid_len) hybrid_seg_nnz += l;
-    const auto hybrid_shape = seg_part_shape(hybrid_len, p.seg_size);
-    const auto all_seg_shape = seg_part_shape(row_len, p.seg_size);
+    const std::int64_t nnz = kobalt::detail::prefix_total(exec, row_ptr);
+    const auto hybrid_prefix = seg_prefix(exec, row_ptr, aligned_coo::split::hybrid, p.flat_unit);
+    const std::int64_t hybrid_seg_nnz = kobalt::detail::prefix_total(exec, hybrid_prefix);
+    const auto hybrid_shape = seg_part_shape(exec, hybrid_prefix, p.seg_size);
+    const auto all_seg_shape = seg_part_shape(exec, row_ptr, p.seg_size);
     c.costs.hybrid = seg_cost(hybrid_shape.seg_size, hybrid_shape.num_seg, p.cost) +
                      flat_cost(nnz - hybrid_seg_nnz, p.cost);
     c.costs.all_seg = seg_cost(all_seg_shape.seg_size, all_seg_shape.num_seg, p.cost);
     c.costs.all_flat = flat_cost(nnz, p.cost);
     c.split = choose_split(c.costs);
+    if (c.split == aligned_coo::split::hybrid) c.shape = hybrid_shape;
+    if (c.split == aligned_coo::split::all_seg) c.shape = all_seg_shape;
+    return c;
   }
-  c.shape = seg_part_shape(kobalt::detail::seg_lengths(row_len, c.split, p.flat_unit), p.seg_size);
+  c.shape = seg_part_shape(exec, seg_prefix(exec, row_ptr, c.split, p.flat_unit), p.seg_size);
   return c;
 }
 

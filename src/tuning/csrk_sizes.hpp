@@ -61,6 +61,23 @@ inline constexpr CsrkSizeModel csrk_ampere_model{
      {2.5, true, 3.0},     // case 3: SSRS = ⌊SSRS·2.5⌉, SRS = SSRS·3
      {2.0, true, 2.0}}};   // case 4: SSRS = SSRS·2,     SRS = SSRS·2
 
+// 002 §4.1 re-checked on the H200 (2026-11-22, fp64/int32, kobalt-bench,
+// perf_tests/results/h200/csrk_grid.txt): the paper's 8 x 8 training grid
+// {4,6,8,12,16,24,32,48}^2 of (SSRS, SRS) for CSR-3 with the paper's block
+// shapes, on lap2d:3000 (rdensity 5), lap3d:200 (7), fem:1000000,4,1 (12),
+// stencil27:128 (27), fem:100000,16,1 (48) and fem:40000,16,2 (80). The
+// optima, (32,8) (16,8) (48,32) (32,16) (32,48) (4,24), show no trend in
+// rdensity (a log fit of SRS even rises with it, against 002's), and the
+// Ampere model's sizes reached 73-95% of each grid best (geometric mean
+// 88%). One constant pair, (32, 8), reached 90-100% (geometric mean 96%),
+// the best of the 64: on the H200 the model is that constant (ln
+// coefficients 0, no case adjustments).
+inline constexpr CsrkSizeModel csrk_hopper_model{
+    "hopper",
+    32.0, 0.0,
+    8.0, 0.0,
+    {{1.0, false, 1.0}, {1.0, false, 1.0}, {1.0, false, 1.0}}};
+
 /// ⌊x⌉ of 002 §4.1: round to nearest, half toward +infinity.
 inline std::int64_t round_half_up(double x) {
   return static_cast<std::int64_t>(std::floor(x + 0.5));
@@ -102,19 +119,21 @@ inline CsrkSizes csrk_model_sizes(const CsrkSizeModel& model, double rdensity) {
 
 /// The size model of a profile (DeviceProfile::csrk_model), nullptr for "none".
 inline const CsrkSizeModel* csrk_model_named(const std::string& name) {
+  if (name == "hopper") return &csrk_hopper_model;
   if (name == "ampere") return &csrk_ampere_model;
   if (name == "volta") return &csrk_volta_model;
   return nullptr;
 }
 
 /// Default CSR-k sizes for a device profile, k (2 or 3) and rdensity = nnz/rows.
-/// - A profile with a size model (GPUs: "ampere", the nearest measured
-///   architecture to Hopper; 002 measured Volta and Ampere only), k = 3:
-///   csrk_model_sizes of that model.
+/// - A profile with a size model (the H200: "hopper", measured; other GPUs:
+///   "ampere", 002's newest architecture), k = 3: csrk_model_sizes of it.
 /// - Same, k = 2: the super-row is the league entry, so it gets the rows a
 ///   k = 3 league entry (super-super-row) would hold: SRS = SSRS·SRS of the
-///   model (002 tunes only CSR-3 on GPUs; our choice, not yet measured).
-///   super_super_row_size is unused and reported as 1.
+///   model (002 tunes only CSR-3 on GPUs). On the H200 that is 256, which
+///   reached 93-100% of the best SRS in {16, ..., 768} on the six matrices
+///   of the hopper model's sweep (csrk_grid.txt). super_super_row_size is
+///   unused and reported as 1.
 /// - A profile without a model (hosts): its fixed sizes (SRS = 96, 002 §4.2;
 ///   k = 3 adds SSRS = 8, not measured).
 inline CsrkSizes csrk_default_sizes(const DeviceProfile& profile, int k, double rdensity) {

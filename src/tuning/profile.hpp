@@ -42,7 +42,7 @@ struct DeviceProfile {
   int oversubscription = 0;         ///< omega of the warp-chunk kernels; 0 = 000 §3.2.2's rule by nonzeros
   int merge_path_items = 8;         ///< CSR merge_path: merge-path items (rows + nonzeros) per lane of a tile
   int csrk_k = 2;                   ///< CSR-k levels when the caller leaves k = 0
-  std::string csrk_model = "none";  ///< 002 §4.1 size model ("ampere", "volta") or "none" = fixed sizes
+  std::string csrk_model = "none";  ///< 002 §4.1 size model ("hopper", "ampere", "volta") or "none" = fixed sizes
   std::int64_t csrk_super_row_size = 96;       ///< SRS when csrk_model is "none"
   std::int64_t csrk_super_super_row_size = 8;  ///< SSRS when csrk_model is "none"
 
@@ -88,7 +88,7 @@ inline void kind_defaults(DeviceProfile& p) {
     // 111 / 181 / 210; 8 is best on the power-law matrices.
     p.merge_path_items = 8;
     p.csrk_k = 3;             // 002 §6.2: CSR-3 on GPUs
-    p.csrk_model = "ampere";  // 002 §4.1, the newest measured architecture
+    p.csrk_model = "ampere";  // 002 §4.1, its newest architecture (the table sets measured ones)
   } else {
     p.team_threads = 1;
     // A first-cut chunk so an OpenMP team amortises its scheduling; not yet
@@ -110,12 +110,15 @@ struct TableRow {
   const char* name_contains;
   double bandwidth_gbs;
   const char* evidence;
+  const char* csrk_model;  ///< CSR-k size model measured on it (tuning/csrk_sizes.hpp)
 };
 
 // H200 triad: 4,308 GB/s (kobalt-bench triad probe, 2026-11-22,
-// perf_tests/results/README.md). The launch constants are the GPU defaults.
+// perf_tests/results/README.md); CSR-k sizes: the hopper model, the 002
+// §4.1 grid re-measured there (tuning/csrk_sizes.hpp). The launch constants
+// are the GPU defaults.
 inline constexpr TableRow measured_devices[] = {
-    {"H200", 4308.0, "built-in: NVIDIA H200 (triad 4,308 GB/s, 2026-11-22)"},
+    {"H200", 4308.0, "built-in: NVIDIA H200 (triad 4,308 GB/s, 2026-11-22)", "hopper"},
 };
 
 inline std::string trim(const std::string& s) {
@@ -211,8 +214,9 @@ inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
     } else if (key == "csrk_k") {
       p.csrk_k = static_cast<int>(whole(2, 3));
     } else if (key == "csrk_model") {
-      if (!quoted || (value != "ampere" && value != "volta" && value != "none"))
-        fail(vstart, "\"csrk_model\" must be \"ampere\", \"volta\" or \"none\"");
+      if (!quoted ||
+          (value != "hopper" && value != "ampere" && value != "volta" && value != "none"))
+        fail(vstart, "\"csrk_model\" must be \"hopper\", \"ampere\", \"volta\" or \"none\"");
       p.csrk_model = value;
     } else if (key == "csrk_super_row_size") {
       p.csrk_super_row_size = whole(1, count_max);
@@ -243,6 +247,7 @@ inline DeviceProfile builtin_profile(const arch::DeviceInfo& info) {
     if (p.name.find(row.name_contains) == std::string::npos) continue;
     p.bandwidth_gbs = row.bandwidth_gbs;
     p.source = row.evidence;
+    p.csrk_model = row.csrk_model;
   }
   return p;
 }

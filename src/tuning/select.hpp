@@ -507,13 +507,14 @@ inline csrk::layout select(const MatrixStats& stats, const DeviceProfile& profil
   return l;
 }
 
-/// ALIGNED_COO from the row lengths in row order (004 Alg. 1 needs them
-/// indexed, not only their distribution): the split of 004 Alg. 3 and the
-/// lanes of Alg. 1 where p leaves them automatic.
-inline aligned_coo::layout select(const std::vector<std::int64_t>& row_lengths,
-                                  const DeviceProfile&, const aligned_coo::params& p) {
+/// ALIGNED_COO for the rows of a CSR row pointer (004 Alg. 1 needs their
+/// lengths indexed, not only their distribution), on `exec`: the split of
+/// 004 Alg. 3 and the lanes of Alg. 1 where p leaves them automatic.
+template <class ExecutionSpace, class RowPtr>
+aligned_coo::layout select(const ExecutionSpace& exec, const RowPtr& row_ptr,
+                           const DeviceProfile&, const aligned_coo::params& p) {
   aligned_coo::validate(p);
-  const aligned_coo_choice c = choose_aligned_coo(row_lengths, p);
+  const aligned_coo_choice c = choose_aligned_coo(exec, row_ptr, p);
   aligned_coo::layout l;
   l.choice = c.split;
   l.seg_size = std::max<std::int64_t>(c.shape.seg_size, 1);

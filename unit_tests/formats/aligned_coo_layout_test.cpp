@@ -4,6 +4,7 @@
 // invariant on every edge matrix with every split.
 #include "fixtures/aligned_coo_layout.hpp"
 #include "fixtures/edge_matrices.hpp"
+#include "fixtures/row_lengths.hpp"
 #include "fixtures/types.hpp"
 
 #include <vector>
@@ -151,7 +152,8 @@ TYPED_TEST(AlignedCooLayout, SegSizeIsRaisedWhenTheRowsDoNotFit) {
   aligned_coo::params p;
   p.choice = split::all_seg;
   const auto a = to_aligned_coo(make_csr(t), p);
-  EXPECT_EQ(tuning::alg1_segment_size({5, 1, 5, 1}).seg_size, 3);
+  EXPECT_EQ(tuning::alg1_segment_size(Kokkos::DefaultExecutionSpace(), row_pointer({5, 1, 5, 1})).seg_size,
+            3);
   EXPECT_EQ(a.seg_size(), 4);
   EXPECT_EQ(a.num_segments(), 5);
   expect_aligned_coo_layout(to_host(a), t, split::all_seg, 32, "5,1,5,1");

@@ -2,12 +2,15 @@
 // 004's AlignedCoo heuristics: Alg. 1 (segment size) on the paper's worked
 // example and at its edges, the §IV-D cost model by hand, and Alg. 3's
 // choice as an argmin (the printed comparison is inverted, NOTES.md).
+#include "fixtures/row_lengths.hpp"
+
 #include <kobalt/formats/aligned_coo_plan.hpp>
 #include <kobalt/tuning/aligned_coo_split.hpp>
 #include <kobalt/tuning/select.hpp>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -18,38 +21,123 @@ namespace {
 using aligned_coo::split;
 using tuning::aligned_coo_cost;
 
+// An instance per call: a global one would be built before Kokkos starts.
+Kokkos::DefaultExecutionSpace exec() { return Kokkos::DefaultExecutionSpace(); }
+
+tuning::seg_shape alg1(const std::vector<std::int64_t>& lengths) {
+  return tuning::alg1_segment_size(exec(), row_pointer(lengths));
+}
+std::int64_t next_fit_lanes(const std::vector<std::int64_t>& lengths, std::int64_t capacity) {
+  return detail::next_fit(exec(), row_pointer(lengths), capacity).lanes;
+}
+tuning::seg_shape shape_in_lanes(const std::vector<std::int64_t>& lengths, std::int64_t lanes) {
+  return tuning::seg_part_shape(exec(), row_pointer(lengths), lanes);
+}
+
 // 004 §IV-A: the 6 x 5 matrix of Fig. 2 (row lengths 3,1,2,2,1,1, NNZ 10).
 // Avg_length = 10/6; rows >= it: r0, r2, r3 -> 3. Num_of_seg = 3,
 // Approx = 10/3 = 3, Seg_size = 3; Row_len[3]+Row_len[4] = 3 >= 3 -> 4;
 // Row_len[4]+Row_len[5] = 2 < 3 -> stop. The paper prints 4 and 3.
 TEST(AlignedCooSegSize, PaperWorkedExample) {
-  const auto s = tuning::alg1_segment_size({3, 1, 2, 2, 1, 1});
+  const auto s = alg1({3, 1, 2, 2, 1, 1});
   EXPECT_EQ(s.seg_size, 4);
   EXPECT_EQ(s.num_seg, 3);
 }
 
 TEST(AlignedCooSegSize, EdgesOfTheLoopAndEmptyParts) {
-  EXPECT_EQ(tuning::alg1_segment_size({}).seg_size, 0);
-  EXPECT_EQ(tuning::alg1_segment_size({0, 0, 0}).num_seg, 0);
+  EXPECT_EQ(alg1({}).seg_size, 0);
+  EXPECT_EQ(alg1({0, 0, 0}).num_seg, 0);
   // {1,1,1,3}: Approx 6/3 = 2, Avg_length_rows = #{len >= 1.5} = 1 -> 2;
   // 1+3 >= 3 -> 3; Row_len[3] + Row_len[4](read as 0) = 3 >= 3 -> 4 = NR, stop.
-  const auto s = tuning::alg1_segment_size({1, 1, 1, 3});
+  const auto s = alg1({1, 1, 1, 3});
   EXPECT_EQ(s.seg_size, 4);
   EXPECT_EQ(s.num_seg, 3);
   // One row: Seg_size 1, Num_of_seg its length.
-  const auto one = tuning::alg1_segment_size({4096});
+  const auto one = alg1({4096});
   EXPECT_EQ(one.seg_size, 1);
   EXPECT_EQ(one.num_seg, 4096);
 }
 
 TEST(AlignedCooSegSize, NextFitPacking) {
-  EXPECT_EQ(detail::next_fit_lanes({3, 1, 2, 2, 1, 1}, 3), 4);  // 004 Fig. 2(b)
-  EXPECT_EQ(detail::next_fit_lanes({5, 1, 5, 1}, 5), 4);
-  EXPECT_EQ(detail::next_fit_lanes({0, 0}, 5), 0);
+  EXPECT_EQ(next_fit_lanes({3, 1, 2, 2, 1, 1}, 3), 4);  // 004 Fig. 2(b)
+  EXPECT_EQ(next_fit_lanes({5, 1, 5, 1}, 5), 4);
+  EXPECT_EQ(next_fit_lanes({0, 0}, 5), 0);
   // Fixed lanes: the smallest depth that fits them.
-  EXPECT_EQ(tuning::seg_part_shape({3, 1, 2, 2, 1, 1}, 3).num_seg, 4);
-  EXPECT_EQ(tuning::seg_part_shape({3, 1, 2, 2, 1, 1}, 1).num_seg, 10);
-  EXPECT_EQ(tuning::seg_part_shape({3, 1, 2, 2, 1, 1}, 10).num_seg, 3);
+  EXPECT_EQ(shape_in_lanes({3, 1, 2, 2, 1, 1}, 3).num_seg, 4);
+  EXPECT_EQ(shape_in_lanes({3, 1, 2, 2, 1, 1}, 1).num_seg, 10);
+  EXPECT_EQ(shape_in_lanes({3, 1, 2, 2, 1, 1}, 10).num_seg, 3);
+}
+
+/// The sequential next-fit the device version replaces: lane of every row.
+std::vector<std::int64_t> next_fit_reference(const std::vector<std::int64_t>& len,
+                                             std::int64_t capacity) {
+  std::vector<std::int64_t> lane_of(len.size(), -1);
+  std::int64_t lane = -1, fill = capacity;
+  for (std::size_t i = 0; i < len.size(); ++i) {
+    if (len[i] > 0 && fill + len[i] > capacity) {
+      ++lane;
+      fill = 0;
+    }
+    fill += len[i];
+    lane_of[i] = lane;
+  }
+  return lane_of;
+}
+
+// The pointer-doubling next-fit gives every row the lane the sequential loop
+// gives it: random lengths with empty rows, runs of equal rows (chains of
+// every length up to thousands of lanes), one long row, at capacities from
+// the longest row up.
+TEST(AlignedCooNextFit, MatchesTheSequentialPackingRowByRow) {
+  Lcg rng(2026);
+  for (int trial = 0; trial < 24; ++trial) {
+    const std::size_t rows = trial < 4 ? std::size_t(trial) : std::size_t(1) << (trial % 13);
+    std::vector<std::int64_t> len(rows);
+    for (auto& l : len) l = rng.below(trial % 3 == 0 ? 3 : 40);
+    if (rows > 8 && trial % 4 == 1) len[rows / 3] = 5000;
+    std::int64_t longest = 0;
+    for (auto l : len) longest = std::max(longest, l);
+    for (std::int64_t capacity : {longest, longest + 1, 2 * longest + 3, 64 * longest + 5}) {
+      if (capacity == 0) continue;
+      const auto expected = next_fit_reference(len, capacity);
+      const auto got = detail::next_fit(exec(), row_pointer(len), capacity);
+      const auto lane_of = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), got.lane_of);
+      ASSERT_EQ(lane_of.extent(0), rows);
+      std::int64_t lanes = 0;
+      for (std::size_t i = 0; i < rows; ++i) {
+        ASSERT_EQ(lane_of(i), expected[i]) << "trial " << trial << " row " << i << " capacity "
+                                           << capacity;
+        lanes = std::max<std::int64_t>(lanes, expected[i] + 1);
+      }
+      EXPECT_EQ(got.lanes, lanes);
+    }
+  }
+}
+
+// Fixed lanes: the capacity is the smallest between the longest row and the
+// bound ceil(nnz/lanes) + longest - 1 that packs into them.
+TEST(AlignedCooNextFit, ShapeForLanesIsTheSmallestCapacityThatFits) {
+  Lcg rng(7);
+  std::vector<std::int64_t> len(3000);
+  for (auto& l : len) l = 1 + rng.below(30);
+  std::int64_t nnz = 0, longest = 0;
+  for (auto l : len) {
+    nnz += l;
+    longest = std::max(longest, l);
+  }
+  auto lanes_at = [&](std::int64_t c) {
+    const auto r = next_fit_reference(len, c);
+    return r.back() + 1;
+  };
+  for (std::int64_t lanes : {1, 2, 7, 100, 1000, 2999, 5000}) {
+    const auto s = shape_in_lanes(len, lanes);
+    EXPECT_EQ(s.seg_size, lanes);
+    EXPECT_LE(lanes_at(s.num_seg), lanes) << lanes;
+    EXPECT_LE(s.num_seg, std::min(nnz, (nnz + lanes - 1) / lanes + longest - 1)) << lanes;
+    if (s.num_seg > longest) {
+      EXPECT_GT(lanes_at(s.num_seg - 1), lanes) << lanes;
+    }
+  }
 }
 
 // Defaults: MAX_THREADS 30720, WARP_SIZE 32, WARP_SCHEDULE_TIME 1,
@@ -116,11 +204,12 @@ struct Plan {
 
 Plan plan_for(const std::vector<std::int64_t>& row_len) {
   const aligned_coo::params p{};
-  const tuning::aligned_coo_choice c = tuning::choose_aligned_coo(row_len, p);
-  const aligned_coo::layout l = tuning::select(row_len, tuning::DeviceProfile{}, p);
+  const auto row_ptr = row_pointer(row_len);
+  const tuning::aligned_coo_choice c = tuning::choose_aligned_coo(exec(), row_ptr, p);
+  const aligned_coo::layout l = tuning::select(exec(), row_ptr, tuning::DeviceProfile{}, p);
   EXPECT_EQ(l.choice, c.split);
   EXPECT_EQ(l.seg_size, std::max<std::int64_t>(c.shape.seg_size, 1));
-  const detail::aligned_coo_plan plan = detail::plan_layout(row_len, l);
+  const auto plan = detail::plan_layout(exec(), row_ptr, l);
   EXPECT_EQ(plan.split, c.split);
   return Plan{c.split, c.costs, plan.seg_nnz, plan.flat_nnz};
 }

@@ -116,5 +116,19 @@ TEST(CsrkSizes, DefaultsOfGpuBackendsUseTheAmpereModel) {
   EXPECT_EQ(v.super_row_size, csrk_model_sizes(csrk_volta_model, 12.0).super_row_size);
 }
 
+// The H200's model is the constant (32, 8) the re-measured grid chose: the
+// same sizes at every rdensity and case; CSR-2 gets 32 x 8 = 256 rows.
+TEST(CsrkSizes, HopperModelIsTheMeasuredConstant) {
+  DeviceProfile h200 = test::fake_gpu_profile();
+  h200.csrk_model = "hopper";
+  ASSERT_EQ(csrk_model_named("hopper"), &csrk_hopper_model);
+  for (double r : {0.5, 2.0, 7.0, 12.0, 27.0, 48.0, 80.0, 1e6}) {
+    const CsrkSizes k3 = csrk_default_sizes(h200, 3, r);
+    EXPECT_EQ(k3.super_super_row_size, 32) << r;
+    EXPECT_EQ(k3.super_row_size, 8) << r;
+    EXPECT_EQ(csrk_default_sizes(h200, 2, r).super_row_size, 256) << r;
+  }
+}
+
 }  // namespace
 }  // namespace kobalt::tuning

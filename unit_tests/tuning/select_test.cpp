@@ -540,9 +540,10 @@ TEST(SelectCsrkLayout, ParametersResolveOnAGpu) {
 
 TEST(SelectAlignedCooLayout, ParamsResolveToALayout) {
   // 004 Fig. 2: Alg. 1 gives 4 lanes and Alg. 3 picks all_seg.
-  const std::vector<std::int64_t> paper = {3, 1, 2, 2, 1, 1};
+  const auto paper = row_pointer({3, 1, 2, 2, 1, 1});
+  const Kokkos::DefaultExecutionSpace exec;
   for (const DeviceProfile& profile : {host_profile(), fake_gpu_profile()}) {
-    aligned_coo::layout l = tuning::select(paper, profile, aligned_coo::params{});
+    aligned_coo::layout l = tuning::select(exec, paper, profile, aligned_coo::params{});
     EXPECT_EQ(l.choice, aligned_coo::split::all_seg);
     EXPECT_EQ(l.seg_size, 4);
     EXPECT_EQ(l.flat_unit, 32);
@@ -552,7 +553,7 @@ TEST(SelectAlignedCooLayout, ParamsResolveToALayout) {
     p.flat_unit = 2;
     p.seg_size = 3;
     p.max_bytes = 999;
-    l = tuning::select(paper, profile, p);
+    l = tuning::select(exec, paper, profile, p);
     EXPECT_EQ(l.choice, aligned_coo::split::hybrid);
     EXPECT_EQ(l.seg_size, 3);
     EXPECT_EQ(l.flat_unit, 2);
@@ -560,23 +561,24 @@ TEST(SelectAlignedCooLayout, ParamsResolveToALayout) {
     // An empty seg part still gets a valid layout (seg_size >= 1).
     p = aligned_coo::params{};
     p.choice = aligned_coo::split::all_flat;
-    l = tuning::select(paper, profile, p);
+    l = tuning::select(exec, paper, profile, p);
     EXPECT_EQ(l.choice, aligned_coo::split::all_flat);
     EXPECT_GE(l.seg_size, 1);
     EXPECT_NO_THROW(aligned_coo::validate(l));
     // Bad parameters throw.
     p = aligned_coo::params{};
     p.seg_size = -1;
-    EXPECT_THROW(tuning::select(paper, profile, p), invalid_parameter);
+    EXPECT_THROW(tuning::select(exec, paper, profile, p), invalid_parameter);
     p = aligned_coo::params{};
     p.flat_unit = 0;
-    EXPECT_THROW(tuning::select(paper, profile, p), invalid_parameter);
+    EXPECT_THROW(tuning::select(exec, paper, profile, p), invalid_parameter);
   }
   // Alg. 3 is the argmin of choose_aligned_coo's costs.
   std::vector<std::int64_t> skewed(4001, 1);
   skewed[0] = 4097;
-  const auto c = tuning::choose_aligned_coo(skewed, aligned_coo::params{});
-  EXPECT_EQ(tuning::select(skewed, host_profile(), aligned_coo::params{}).choice, c.split);
+  const auto c = tuning::choose_aligned_coo(exec, row_pointer(skewed), aligned_coo::params{});
+  EXPECT_EQ(tuning::select(exec, row_pointer(skewed), host_profile(), aligned_coo::params{}).choice,
+            c.split);
   EXPECT_EQ(c.split, aligned_coo::split::hybrid);
 }
 
