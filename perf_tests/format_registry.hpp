@@ -213,7 +213,9 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
     p.flat_unit = static_cast<int>(spec.number("flat_unit", p.flat_unit));
     auto a = to_aligned_coo(csr, p);
     return wrap<decltype(a), View>(a, std::string(aligned_coo::name(a.split())) +
-                                          ",seg_size=" + std::to_string(a.seg_size()));
+                                          ",seg_size=" + std::to_string(a.seg_size()) +
+                                          ",num_seg=" + std::to_string(a.num_segments()) +
+                                          ",flat_nnz=" + std::to_string(a.flat().nnz()));
   }
   if (spec.name == "kk") {
 #if defined(KOBALT_BENCH_KOKKOSKERNELS)

@@ -74,7 +74,8 @@ AlignedCoo<Value, Index, Device> to_aligned_coo(const ExecutionSpace& exec,
                                                 const aligned_coo::params& p = {}) {
   aligned_coo::validate(p);
   return to_aligned_coo(exec, a,
-                        tuning::select(exec, a.row_ptr(), tuning::cached_profile_of(exec), p));
+                        tuning::select(exec, a.row_ptr(), tuning::cached_profile_of(exec), p,
+                                       2 * sizeof(Index) + sizeof(Value)));
 }
 template <class Value, class Index, class Device>
 AlignedCoo<Value, Index, Device> to_aligned_coo(const Csr<Value, Index, Device>& a,

@@ -13,7 +13,21 @@
 //   implies: at most MAX_THREADS threads are active.
 //
 // MAX_THREADS, WARP_SCHEDULE_TIME, blocks and blocksize have no values in
-// 004. The defaults below are NOT measured; they name where they come from.
+// 004. The defaults below name where they come from. Measured on the H200
+// (2026-11-22, fp64/int32, perf_tests/results/h200/aligned_coo_split.txt):
+// each split timed on seven matrices. The seg part is fastest on the
+// regular ones (lap3d, stencil27, fem, uniform rows: all_seg 3-12% ahead of
+// all_flat) and all_flat on the skewed ones (circuit, R-MAT, Zipf: 6%, 17%
+// and 8% ahead of hybrid). With these defaults the model picks the fastest
+// split on the four regular matrices and hybrid on the three skewed ones.
+// No constants do better: over MAX_THREADS 30,720 .. 4M (the H200 holds
+// 132 x 2,048 = 270,336 threads) and WARP_SCHEDULE_TIME 0 .. 100, at most
+// one more matrix flips, and only by a 0.1% cost difference (Zipf at
+// WARP_SCHEDULE_TIME 0). The model counts segments for the seg part and
+// warps for the flat part, not the bytes either moves, so it cannot see
+// that the skewed matrices' seg parts are mostly padding (R-MAT: 30.9M
+// slots for 13.7M entries). The defaults are kept; a traffic-based rule is
+// the automatic-choice issue's to fit (kobalt-tune).
 #pragma once
 
 #include "../errors.hpp"
@@ -30,12 +44,14 @@ namespace kobalt::tuning {
 struct aligned_coo_cost {
   /// MAX_THREADS: threads the device runs at once. No value in 004; default
   /// [ext] Bell & Garland's SpMV code (which CUSP's COO_flat, 004's baseline,
-  /// comes from): MAX_THREADS = 30 * 1024. Not measured.
+  /// comes from): MAX_THREADS = 30 * 1024. The H200's 270,336 changes no
+  /// choice on the seven matrices of the sweep above.
   std::int64_t max_threads = 30 * 1024;
   /// WARP_SIZE of the modelled device: 32 (004 ran on a Fermi C2070).
   std::int64_t warp_size = 32;
   /// WARP_SCHEDULE_TIME (004 also writes WARP_SCHD_TIME): cost of scheduling
-  /// one warp. No value in 004; 1 unit per warp is a placeholder, not measured.
+  /// one warp. No value in 004; 1 unit per warp. Swept 0 .. 100 on the H200
+  /// (above): no value picks the measured fastest split more often.
   double warp_schedule_time = 1.0;
   /// blocksize of the COO_flat kernel. No value in 004; default [ext] Bell &
   /// Garland's COO_flat launcher, BLOCK_SIZE = 128. Not measured.

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 namespace kobalt {
@@ -37,8 +38,8 @@ struct params {
   int flat_unit = 32;
   /// Largest storage in bytes the result may take; 0 = what the device holds.
   std::uint64_t max_bytes = 0;
-  /// Constants of 004's cost model, used by split::automatic (unmeasured
-  /// defaults, see tuning/aligned_coo_cost.hpp).
+  /// Constants of 004's cost model, used by split::automatic (defaults
+  /// checked on the H200, see tuning/aligned_coo_cost.hpp).
   tuning::aligned_coo_cost cost = {};
 };
 
@@ -89,10 +90,16 @@ struct aligned_coo_choice {
 
 /// 004 Alg. 3 (corrected to an argmin) when p.choice is automatic, and the
 /// seg part's shape (Alg. 1 when p.seg_size is 0), for the rows of a CSR
-/// row pointer, on `exec`.
+/// row pointer, on `exec`. A split whose storage at `entry_bytes` per slot
+/// exceeds `storage_limit` bytes costs +infinity: 004's model counts no
+/// padding, and Alg. 1's all_seg layout of a power-law matrix needs
+/// hundreds of GB (R-MAT scale 22: 698 GB, H200 run of 2026-11-22), so the
+/// printed argmin would pick a layout that cannot be built. 0 = no limit.
 template <class ExecutionSpace, class RowPtr>
 aligned_coo_choice choose_aligned_coo(const ExecutionSpace& exec, const RowPtr& row_ptr,
-                                      const aligned_coo::params& p) {
+                                      const aligned_coo::params& p,
+                                      std::uint64_t entry_bytes = 0,
+                                      std::uint64_t storage_limit = 0) {
   using kobalt::detail::seg_prefix;
   aligned_coo_choice c;
   c.split = p.choice;
@@ -107,6 +114,18 @@ aligned_coo_choice choose_aligned_coo(const ExecutionSpace& exec, const RowPtr& 
                      flat_cost(nnz - hybrid_seg_nnz, p.cost);
     c.costs.all_seg = seg_cost(all_seg_shape.seg_size, all_seg_shape.num_seg, p.cost);
     c.costs.all_flat = flat_cost(nnz, p.cost);
+    auto too_large = [&](const kobalt::detail::seg_shape& s, std::int64_t flat_nnz) {
+      using kobalt::detail::saturating_add;
+      using kobalt::detail::saturating_mul;
+      const std::uint64_t slots = saturating_mul(static_cast<std::uint64_t>(s.seg_size),
+                                                 static_cast<std::uint64_t>(s.num_seg));
+      return storage_limit != 0 &&
+             saturating_mul(saturating_add(slots, static_cast<std::uint64_t>(flat_nnz)),
+                            entry_bytes) > storage_limit;
+    };
+    const double never = std::numeric_limits<double>::infinity();
+    if (too_large(hybrid_shape, nnz - hybrid_seg_nnz)) c.costs.hybrid = never;
+    if (too_large(all_seg_shape, 0)) c.costs.all_seg = never;
     c.split = choose_split(c.costs);
     if (c.split == aligned_coo::split::hybrid) c.shape = hybrid_shape;
     if (c.split == aligned_coo::split::all_seg) c.shape = all_seg_shape;

@@ -14,6 +14,7 @@
 #include "stats.hpp"
 #include "strategy.hpp"
 #include "../errors.hpp"
+#include "../formats/storage_limit.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -509,12 +510,20 @@ inline csrk::layout select(const MatrixStats& stats, const DeviceProfile& profil
 
 /// ALIGNED_COO for the rows of a CSR row pointer (004 Alg. 1 needs their
 /// lengths indexed, not only their distribution), on `exec`: the split of
-/// 004 Alg. 3 and the lanes of Alg. 1 where p leaves them automatic.
+/// 004 Alg. 3 and the lanes of Alg. 1 where p leaves them automatic. With
+/// entry_bytes (bytes per stored entry) > 0, the automatic split skips
+/// layouts larger than p.max_bytes (0: the capacity of row_ptr's memory).
 template <class ExecutionSpace, class RowPtr>
 aligned_coo::layout select(const ExecutionSpace& exec, const RowPtr& row_ptr,
-                           const DeviceProfile&, const aligned_coo::params& p) {
+                           const DeviceProfile&, const aligned_coo::params& p,
+                           std::uint64_t entry_bytes = 0) {
   aligned_coo::validate(p);
-  const aligned_coo_choice c = choose_aligned_coo(exec, row_ptr, p);
+  const std::uint64_t limit =
+      entry_bytes == 0 ? 0
+      : p.max_bytes != 0
+          ? p.max_bytes
+          : device_capacity_bytes<typename RowPtr::memory_space>();
+  const aligned_coo_choice c = choose_aligned_coo(exec, row_ptr, p, entry_bytes, limit);
   aligned_coo::layout l;
   l.choice = c.split;
   l.seg_size = std::max<std::int64_t>(c.shape.seg_size, 1);

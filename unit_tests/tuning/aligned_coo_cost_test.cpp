@@ -214,6 +214,24 @@ Plan plan_for(const std::vector<std::int64_t>& row_len) {
   return Plan{c.split, c.costs, plan.seg_nnz, plan.flat_nnz};
 }
 
+// A split whose layout would not fit the storage limit is never chosen:
+// the diagonal's seg layouts (1000 slots of 16 bytes) exceed 1000 bytes, so
+// the flat part takes everything although the model prefers the seg part.
+TEST(AlignedCooCost, LayoutsOverTheStorageLimitAreSkipped) {
+  const auto diag = row_pointer(std::vector<std::int64_t>(1000, 1));
+  const aligned_coo::params p{};
+  EXPECT_EQ(tuning::choose_aligned_coo(exec(), diag, p).split, split::all_seg);
+  EXPECT_EQ(tuning::choose_aligned_coo(exec(), diag, p, 16, 1u << 20).split, split::all_seg);
+  const auto c = tuning::choose_aligned_coo(exec(), diag, p, 16, 1000);
+  EXPECT_EQ(c.split, split::all_flat);
+  EXPECT_TRUE(std::isinf(c.costs.all_seg));
+  EXPECT_TRUE(std::isinf(c.costs.hybrid));
+  aligned_coo::params limited;
+  limited.max_bytes = 1000;
+  EXPECT_EQ(tuning::select(exec(), diag, tuning::DeviceProfile{}, limited, 16).choice,
+            split::all_flat);
+}
+
 // Matrices where the answer is clear under the default constants.
 TEST(AlignedCooCost, DecisionOnClearCases) {
   // Diagonal, 1000 rows: one segment of 1000 lanes (1 + 32 warps = 33)
