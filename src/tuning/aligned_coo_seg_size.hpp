@@ -4,7 +4,6 @@
 #pragma once
 
 #include "../formats/aligned_coo_plan.hpp"
-#include "../formats/entry_on_host.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -49,16 +48,9 @@ seg_shape alg1_segment_size(const ExecutionSpace& exec, const PrefixView& prefix
   using range = Kokkos::RangePolicy<ExecutionSpace>;
   const std::int64_t rows = static_cast<std::int64_t>(prefix.extent(0)) - 1;
   if (rows < 1) return {};
-  exec.fence();
-  const std::int64_t nnz = static_cast<std::int64_t>(kobalt::detail::entry_on_host(prefix, rows));
+  const std::int64_t nnz = kobalt::detail::prefix_total(exec, prefix);
   if (nnz == 0) return {};
-  std::int64_t max_len = 0;
-  Kokkos::parallel_reduce(
-      "kobalt::aligned_coo::alg1_max_len", range(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
-        if (length_at(prefix, rows, i) > m) m = length_at(prefix, rows, i);
-      },
-      Kokkos::Max<std::int64_t>(max_len));
+  const std::int64_t max_len = kobalt::detail::longest_row(exec, prefix);
   // len >= NNZ/NR exactly  <=>  len >= ceil(NNZ/NR) for integer len.
   const std::int64_t avg_length_ceil = (nnz + rows - 1) / rows;
   std::int64_t avg_length_rows = 0;
