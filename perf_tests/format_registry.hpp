@@ -157,13 +157,16 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
     return wrap<decltype(a), View>(a, "width=" + std::to_string(a.stored_per_row()), strategy);
   }
   if (spec.name == "sellp") {
-    spec.only({"b", "t"});
+    spec.only({"b", "t", "sigma"});
     sellp_params p;
     p.slice_size = static_cast<std::int64_t>(spec.number("b", static_cast<double>(p.slice_size)));
     p.stride_factor = static_cast<std::int64_t>(spec.number("t", static_cast<double>(p.stride_factor)));
+    p.sort_window = static_cast<std::int64_t>(spec.number("sigma", static_cast<double>(p.sort_window)));
     auto a = to_sellp(csr, p);
     return wrap<decltype(a), View>(
-        a, "b=" + std::to_string(p.slice_size) + ",t=" + std::to_string(p.stride_factor));
+        a, "b=" + std::to_string(p.slice_size) + ",t=" + std::to_string(p.stride_factor) +
+               (p.sort_window > 1 ? ",sigma=" + std::to_string(p.sort_window) : "") +
+               ",stored=" + std::to_string(a.stored()));
   }
   if (spec.name == "hybrid") {
     hybrid::partition strategy = hybrid::automatic{};

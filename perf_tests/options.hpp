@@ -30,7 +30,8 @@ OPTIONS
                   Kobalt format and every peer that is built):
                   csr | csr:basic | csr:classical | coo
                   ell[:width=W,stride=S]      (0 = longest row / rows)
-                  sellp[:b=B,t=T]             (default b=64, t=1)
+                  sellp[:b=B,t=T,sigma=S]     (default b=64, t=1, sigma=1: no
+                         row sort; S > 1 a multiple of B: SELL-C-sigma)
                   hybrid[:automatic | :minimal_storage | :column_limit=N |
                          :imbalance_limit=X | :imbalance_bounded_limit=X,r=R]
                   csrk[:k=2|3,srs=N,ssrs=N,rcm=0|1]  (0 = the 002 size model;

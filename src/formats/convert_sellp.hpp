@@ -9,6 +9,7 @@
 #include "sellp.hpp"
 #include "storage_limit.hpp"
 #include "storage_size.hpp"
+#include "window_sort.hpp"
 #include "csr_arrays.hpp"
 #include "../compat.hpp"
 
@@ -21,12 +22,15 @@ namespace kobalt {
 namespace detail {
 /// Width of each slice: its longest row (a team reduction over the slice's
 /// rows) rounded up to a multiple of t. League entry -> slice.
+/// Stored row k holds matrix row order(k) (order empty: the identity).
 template <class ExecutionSpace, class IndexView>
-void sellp_slice_lengths(const ExecutionSpace& exec, const IndexView& row_ptr, std::int64_t rows, std::int64_t b,
+void sellp_slice_lengths(const ExecutionSpace& exec, const IndexView& row_ptr,
+                         const IndexView& order, std::int64_t rows, std::int64_t b,
                          std::int64_t t, const IndexView& lengths) {
   using Index = typename IndexView::non_const_value_type;
   using policy = Kokkos::TeamPolicy<ExecutionSpace>;
   const std::int64_t slices = static_cast<std::int64_t>(lengths.extent(0));
+  const bool ordered = order.extent(0) != 0;
   Kokkos::parallel_for(
       "kobalt::convert<sellp>::slice_lengths", policy(exec, slices, Kokkos::AUTO),
       KOKKOS_LAMBDA(const typename policy::member_type& team) {
@@ -36,7 +40,9 @@ void sellp_slice_lengths(const ExecutionSpace& exec, const IndexView& row_ptr, s
         Kokkos::parallel_reduce(
             Kokkos::TeamThreadRange(team, count),
             [&](const std::int64_t r, std::int64_t& m) {
-              const std::int64_t len = row_ptr(first + r + 1) - row_ptr(first + r);
+              const std::int64_t i =
+                  ordered ? static_cast<std::int64_t>(order(first + r)) : first + r;
+              const std::int64_t len = row_ptr(i + 1) - row_ptr(i);
               if (len > m) m = len;
             },
             Kokkos::Max<std::int64_t>(longest));
@@ -73,8 +79,10 @@ void sellp_slice_sets(const ExecutionSpace& exec, const IndexView& lengths, std:
 }  // namespace detail
 
 /// Csr -> Sellp with slices of params.slice_size rows, each as wide as its
-/// longest row rounded up to a multiple of params.stride_factor. Throws
-/// invalid_parameter for b < 1 or t < 1, index_overflow when an offset does
+/// longest row rounded up to a multiple of params.stride_factor; with
+/// params.sort_window > 1 the rows of each window are sorted by decreasing
+/// length first (SELL-C-sigma, Sellp::row_order). Throws invalid_parameter
+/// for b < 1, t < 1 or a bad sort_window, index_overflow when an offset does
 /// not fit Index, and format_too_large when the slots and slice metadata
 /// exceed params.max_bytes (0: the device's memory). The storage check runs
 /// before col and val are allocated; only the O(rows / b) slice widths it
@@ -86,6 +94,7 @@ Sellp<Value, Index, Device> to_sellp(const ExecutionSpace& space, const Csr<Valu
   using result_t = Sellp<Value, Index, Device>;
   const std::int64_t b = params.slice_size, t = params.stride_factor;
   detail::check_sellp_shape(b, t, "kobalt::to_sellp");
+  detail::check_sort_window(params.sort_window, b, "kobalt::to_sellp");
   const std::int64_t rows = a.rows();
   const std::int64_t slices = rows == 0 ? 0 : (rows - 1) / b + 1;
   // The widest slice is at most the longest row rounded up to t: check that
@@ -99,16 +108,23 @@ Sellp<Value, Index, Device> to_sellp(const ExecutionSpace& space, const Csr<Valu
     checked_index<Index>(static_cast<std::uint64_t>(groups * t), "kobalt::to_sellp: slice width");
   }
   compat::ScopedRegion region("kobalt::convert<sellp>");
+  const typename result_t::index_view order =
+      params.sort_window > 1
+          ? detail::rows_sorted_in_windows(space, a.row_ptr(), rows, params.sort_window)
+          : typename result_t::index_view();
+  const bool ordered = order.extent(0) != 0;
   typename result_t::index_view lengths(compat::uninitialized("kobalt::sellp::slice_lengths"),
                                         slices);
-  detail::sellp_slice_lengths(space, a.row_ptr(), rows, b, t, lengths);
+  detail::sellp_slice_lengths(space, a.row_ptr(), order, rows, b, t, lengths);
   const std::uint64_t stored_u = detail::saturating_mul(
       static_cast<std::uint64_t>(detail::sum_slice_lengths(space, lengths)),
       static_cast<std::uint64_t>(b));
   check_storage<typename Device::memory_space>(
       "kobalt::to_sellp",
       detail::saturating_add(detail::saturating_mul(stored_u, sizeof(Index) + sizeof(Value)),
-                             (2 * static_cast<std::uint64_t>(slices) + 1) * sizeof(Index)),
+                             (2 * static_cast<std::uint64_t>(slices) + 1 +
+                              static_cast<std::uint64_t>(order.extent(0))) *
+                                 sizeof(Index)),
       params.max_bytes);
   const std::int64_t stored = checked_index<Index>(stored_u, "kobalt::to_sellp: stored slots");
   typename result_t::index_view sets(compat::uninitialized("kobalt::sellp::slice_sets"),
@@ -119,13 +135,15 @@ Sellp<Value, Index, Device> to_sellp(const ExecutionSpace& space, const Csr<Valu
   const auto row_ptr = a.row_ptr();
   const auto csr_col = a.col_indices();
   const auto csr_val = a.values();
-  // Rows of the matrix: entries, then padding up to the slice width.
+  // Stored rows: the entries of their matrix row, then padding up to the
+  // slice width.
   Kokkos::parallel_for(
       "kobalt::convert<sellp>::fill", Kokkos::RangePolicy<exec>(space, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::int64_t s = i / b, r = i % b;
         const std::int64_t base = sets(s) + r, width = lengths(s);
-        const std::int64_t first = row_ptr(i), len = row_ptr(i + 1) - first;
+        const std::int64_t row = ordered ? static_cast<std::int64_t>(order(i)) : i;
+        const std::int64_t first = row_ptr(row), len = row_ptr(row + 1) - first;
         std::int64_t k = 0;
         for (; k < len; ++k) {
           col(base + k * b) = csr_col(first + k);
@@ -153,11 +171,12 @@ Sellp<Value, Index, Device> to_sellp(const ExecutionSpace& space, const Csr<Valu
   }
   space.fence();
   return result_t(detail::trusted_layout, a.rows(), a.cols(), b, t, sets, lengths, col, val,
-                  stored, a.nnz());
+                  stored, a.nnz(), order);
 }
 
-/// Sellp -> Csr: counts each row's entries (up to its first padding slot),
-/// scans the counts into the row pointer and copies the entries.
+/// Sellp -> Csr in the matrix's row order: counts each stored row's entries
+/// (up to its first padding slot) into its matrix row (row_order), scans the
+/// counts into the row pointer and copies the entries.
 template <class ExecutionSpace, class Value, class Index, class Device>
 Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Sellp<Value, Index, Device>& a,
                                  const convert_options& options = {}) {
@@ -171,14 +190,16 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Sellp<Value,
   const auto lengths = a.slice_lengths();
   const auto sellp_col = a.col_indices();
   const auto sellp_val = a.values();
-  detail::count_sellp_rows(space, sets, lengths, sellp_col, rows, b, row_ptr, 1,
+  const auto order = a.row_order();
+  const bool ordered = order.extent(0) != 0;
+  detail::count_sellp_rows(space, sets, lengths, sellp_col, order, rows, b, row_ptr, 1,
                            "kobalt::convert<csr>::sellp_count");
   detail::scan_row_ptr(space, row_ptr, rows, "kobalt::convert<csr>::sellp_scan");
   Kokkos::parallel_for(
       "kobalt::convert<csr>::sellp_copy", Kokkos::RangePolicy<exec>(space, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::int64_t s = i / b, base = sets(s) + i % b, width = lengths(s);
-        const std::int64_t first = row_ptr(i);
+        const std::int64_t first = row_ptr(ordered ? static_cast<std::int64_t>(order(i)) : i);
         for (std::int64_t k = 0; k < width; ++k) {
           const auto c = sellp_col(base + k * b);
           if (c < 0) break;

@@ -41,19 +41,23 @@ void count_ell_rows(const ExecutionSpace& exec, const IndexView& col, std::int64
       });
 }
 
-/// out(i + offset) = slots of SELL-P row i before its first padding slot.
+/// out(row_order(k) + offset) = slots of SELL-P stored row k before its
+/// first padding slot (row_order empty: the identity).
 template <class ExecutionSpace, class IndexView, class OutView>
 void count_sellp_rows(const ExecutionSpace& exec, const IndexView& slice_sets,
-                      const IndexView& slice_lengths, const IndexView& col, std::int64_t rows,
-                      std::int64_t b, const OutView& out, std::int64_t offset, const char* label) {
+                      const IndexView& slice_lengths, const IndexView& col,
+                      const IndexView& row_order, std::int64_t rows, std::int64_t b,
+                      const OutView& out, std::int64_t offset, const char* label) {
   using count = typename OutView::non_const_value_type;
+  const bool ordered = row_order.extent(0) != 0;
   Kokkos::parallel_for(
       label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::int64_t s = i / b, base = slice_sets(s) + i % b, width = slice_lengths(s);
         std::int64_t k = 0;
         while (k < width && col(base + k * b) >= 0) ++k;
-        out(i + offset) = static_cast<count>(k);
+        const std::int64_t row = ordered ? static_cast<std::int64_t>(row_order(i)) : i;
+        out(row + offset) = static_cast<count>(k);
       });
 }
 

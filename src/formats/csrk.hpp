@@ -9,6 +9,7 @@
 
 #include "csr.hpp"
 #include "format_traits.hpp"
+#include "permutation_check.hpp"
 #include "../compat.hpp"
 #include "../errors.hpp"
 
@@ -58,23 +59,6 @@ std::int64_t pointer_violations(const ExecutionSpace& exec, const IndexView& ptr
   return bad;
 }
 
-/// Entries i with perm(i) outside [0, n) or inverse(perm(i)) != i. Zero
-/// violations with both arrays of length n means perm is a bijection and
-/// inverse its inverse.
-template <class ExecutionSpace, class IndexView>
-std::int64_t permutation_violations(const ExecutionSpace& exec, const IndexView& perm,
-                                    const IndexView& inverse) {
-  const std::int64_t n = static_cast<std::int64_t>(perm.extent(0));
-  std::int64_t bad = 0;
-  Kokkos::parallel_reduce(
-      "kobalt::csrk::check_permutation", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& count) {
-        const std::int64_t p = perm(i);
-        if (p < 0 || p >= n || static_cast<std::int64_t>(inverse(p)) != i) ++count;
-      },
-      bad);
-  return bad;
-}
 }  // namespace detail
 
 template <class Value, class Index, class Device = default_device>

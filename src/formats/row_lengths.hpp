@@ -62,8 +62,9 @@ template <class ExecutionSpace, class Value, class Index, class Device>
 detail::length_view<Device> row_lengths(const ExecutionSpace& exec,
                                         const Sellp<Value, Index, Device>& a) {
   auto len = detail::zeroed_lengths<Device>(exec, a.rows());
-  detail::count_sellp_rows(exec, a.slice_sets(), a.slice_lengths(), a.col_indices(), a.rows(),
-                           a.slice_size(), len, 0, "kobalt::row_lengths<sellp>");
+  detail::count_sellp_rows(exec, a.slice_sets(), a.slice_lengths(), a.col_indices(),
+                           a.row_order(), a.rows(), a.slice_size(), len, 0,
+                           "kobalt::row_lengths<sellp>");
   return len;
 }
 

@@ -10,10 +10,17 @@
 // the offset is used as is, like a CSR row pointer.) The last slice is
 // padded to b rows: rows past the matrix are all padding. As in Ell, a row's
 // entries come first, in column order, then padding (column -1, value 0).
+//
+// SELL-C-sigma (sellp_params::sort_window > 1, formats/window_sort.hpp):
+// stored row k holds matrix row row_order[k], the rows of each window of
+// sigma rows sorted by decreasing length. Only the rows move: columns, x and
+// y keep the matrix's numbering (spmv writes stored row k's sum to
+// y[row_order[k]]). An empty row_order is the identity.
 #pragma once
 
 #include "ell.hpp"
 #include "format_traits.hpp"
+#include "permutation_check.hpp"
 #include "../compat.hpp"
 #include "../errors.hpp"
 
@@ -34,6 +41,12 @@ struct sellp_params {
   std::int64_t stride_factor = 1;
   /// Largest storage in bytes the result may take; 0 = what the device holds.
   std::uint64_t max_bytes = 0;
+  /// sigma: 1 keeps the matrix's row order (SELL-P); a multiple of
+  /// slice_size (up to 32768) sorts the rows of each window of sigma rows by
+  /// decreasing length (SELL-C-sigma), so slices pad less on matrices whose
+  /// row lengths vary. 000 §3.5 and 001 leave sorting out (its cost); 001
+  /// §4 names it as the next step.
+  std::int64_t sort_window = 1;
 };
 
 namespace detail {
@@ -103,14 +116,21 @@ class Sellp : public format_types<Value, Index, Device> {
   /// throws invalid_parameter for b < 1, t < 1 or wrong extents,
   /// invalid_matrix for inconsistent slice metadata, an entry after a padding
   /// slot, an entry in a row past the matrix or a column outside [0, cols).
+  ///
+  /// row_order (optional, SELL-C-sigma): rows entries, a permutation of
+  /// [0, rows); stored row k holds matrix row row_order[k]. Empty: stored row
+  /// k is row k. Throws invalid_matrix when it is not a permutation.
   Sellp(Index rows, Index cols, std::int64_t slice_size, std::int64_t stride_factor,
-        index_view slice_sets, index_view slice_lengths, index_view col, value_view val)
-      : Sellp(execution_space(), rows, cols, slice_size, stride_factor, slice_sets, slice_lengths, col, val) {}
+        index_view slice_sets, index_view slice_lengths, index_view col, value_view val,
+        index_view row_order = {})
+      : Sellp(execution_space(), rows, cols, slice_size, stride_factor, slice_sets, slice_lengths,
+              col, val, row_order) {}
   template <class ExecutionSpace>
   Sellp(const ExecutionSpace& exec, Index rows, Index cols, std::int64_t slice_size, std::int64_t stride_factor,
-        index_view slice_sets, index_view slice_lengths, index_view col, value_view val)
+        index_view slice_sets, index_view slice_lengths, index_view col, value_view val,
+        index_view row_order = {})
       : rows_(rows), cols_(cols), b_(slice_size), t_(stride_factor), sets_(slice_sets),
-        lengths_(slice_lengths), col_(col), val_(val) {
+        lengths_(slice_lengths), col_(col), val_(val), order_(row_order) {
     if (rows < 0 || cols < 0) throw invalid_parameter("kobalt::Sellp: negative dimension");
     detail::check_sellp_shape(slice_size, stride_factor, "kobalt::Sellp");
     const std::int64_t slices = (static_cast<std::int64_t>(rows) + b_ - 1) / b_;
@@ -138,15 +158,22 @@ class Sellp : public format_types<Value, Index, Device> {
                            ") breaks the layout: slice length not a multiple of t, offsets "
                            "inconsistent, entry after padding or outside the matrix");
     nnz_ = check.nnz;
+    if (order_.extent(0) != 0 &&
+        (static_cast<std::int64_t>(order_.extent(0)) != static_cast<std::int64_t>(rows) ||
+         !detail::is_permutation(exec, order_)))
+      throw invalid_matrix("kobalt::Sellp: row_order must hold a permutation of the " +
+                           std::to_string(rows) + " rows");
   }
 
   /// For conversions: the caller guarantees the layout and passes the
   /// stored slot count and the entry count.
   Sellp(detail::trusted_layout_t, Index rows, Index cols, std::int64_t slice_size,
         std::int64_t stride_factor, index_view slice_sets, index_view slice_lengths,
-        index_view col, value_view val, std::int64_t stored, std::int64_t nnz)
+        index_view col, value_view val, std::int64_t stored, std::int64_t nnz,
+        index_view row_order = {})
       : rows_(rows), cols_(cols), b_(slice_size), t_(stride_factor), sets_(slice_sets),
-        lengths_(slice_lengths), col_(col), val_(val), stored_(stored), nnz_(nnz) {}
+        lengths_(slice_lengths), col_(col), val_(val), order_(row_order), stored_(stored),
+        nnz_(nnz) {}
 
   Index rows() const { return rows_; }
   Index cols() const { return cols_; }
@@ -156,7 +183,8 @@ class Sellp : public format_types<Value, Index, Device> {
   std::int64_t stored() const { return stored_; }
   std::uint64_t bytes() const {
     return static_cast<std::uint64_t>(stored_) * (sizeof(Index) + sizeof(Value)) +
-           static_cast<std::uint64_t>(sets_.extent(0) + lengths_.extent(0)) * sizeof(Index);
+           static_cast<std::uint64_t>(sets_.extent(0) + lengths_.extent(0) + order_.extent(0)) *
+               sizeof(Index);
   }
   /// Rows per slice (b).
   std::int64_t slice_size() const { return b_; }
@@ -171,12 +199,15 @@ class Sellp : public format_types<Value, Index, Device> {
   /// Slot k of local row r of slice s: col_indices()(slice_sets(s) + k * b + r).
   const index_view& col_indices() const { return col_; }
   const value_view& values() const { return val_; }
+  /// Matrix row held by each stored row (SELL-C-sigma); empty: the identity.
+  const index_view& row_order() const { return order_; }
 
  private:
   Index rows_ = 0, cols_ = 0;
   std::int64_t b_ = 64, t_ = 1;
   index_view sets_, lengths_, col_;
   value_view val_;
+  index_view order_;
   std::int64_t stored_ = 0, nnz_ = 0;
 };
 

@@ -8,6 +8,7 @@
 // stride factor only pads each slice to a multiple of it. The kernel body
 // is kernels/slot_groups.hpp, shared with ELL's column groups (003 Alg. 5);
 // t = 1 runs as a thread per row (kernels/slot_rows.hpp, measured there).
+// A SELL-C-sigma matrix writes stored row k's sum to y(row_order(k)).
 #pragma once
 
 #include "slot_groups.hpp"
@@ -33,15 +34,17 @@ void sellp_slices(const ExecutionSpace& exec, const tuning::LaunchShape& s,
               a.col_indices().data(), a.values().data(),
               [&](auto offset) {
                 using Offset = decltype(offset);
-                return SliceRowSlots<Offset, Index>{a.slice_sets().data(),
-                                                    a.slice_lengths().data(),
-                                                    Offset(a.slice_size())};
+                return SliceRowSlots<Offset, Index>{
+                    a.slice_sets().data(), a.slice_lengths().data(),
+                    a.row_order().extent(0) ? a.row_order().data() : nullptr,
+                    Offset(a.slice_size())};
               },
               x, beta, y);
     return;
   }
-  const SliceBlocks<typename matrix::index_view> blocks{a.slice_sets(), a.slice_lengths(),
-                                                        a.slice_size()};
+  const SliceBlocks<typename matrix::index_view> blocks{
+      a.slice_sets(), a.slice_lengths(),
+      a.row_order().extent(0) ? a.row_order().data() : nullptr, a.slice_size()};
   slot_groups(exec, s, label, alpha, blocks, static_cast<std::int64_t>(a.rows()), a.slice_size(),
               a.slices(), 1, a.col_indices(), a.values(), x, beta, y);
 }

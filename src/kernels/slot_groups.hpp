@@ -34,10 +34,15 @@ namespace kobalt::detail {
 template <class IndexView>
 struct SliceBlocks {
   IndexView sets, lengths;
+  const typename IndexView::value_type* order;  // SELL-C-sigma's row of each stored row, or null
   std::int64_t b;
   KOKKOS_INLINE_FUNCTION std::int64_t first_slot(std::int64_t s) const { return sets(s); }
   KOKKOS_INLINE_FUNCTION std::int64_t width(std::int64_t s) const { return lengths(s); }
   KOKKOS_INLINE_FUNCTION std::int64_t step() const { return b; }
+  /// The row of y that stored row i sums into.
+  KOKKOS_INLINE_FUNCTION std::int64_t row(std::int64_t i) const {
+    return order ? static_cast<std::int64_t>(order[i]) : i;
+  }
 };
 
 /// ELL's rows cut into blocks of b: block s starts at row s*b, every block
@@ -47,6 +52,7 @@ struct EllBlocks {
   KOKKOS_INLINE_FUNCTION std::int64_t first_slot(std::int64_t s) const { return s * b; }
   KOKKOS_INLINE_FUNCTION std::int64_t width(std::int64_t) const { return slots; }
   KOKKOS_INLINE_FUNCTION std::int64_t step() const { return stride; }
+  KOKKOS_INLINE_FUNCTION std::int64_t row(std::int64_t i) const { return i; }
 };
 
 template <class ExecutionSpace, class Blocks, class IndexView, class ValueView, class XB,
@@ -112,7 +118,9 @@ struct SlotGroupsFunctor {
     }
   }
 
-  KOKKOS_INLINE_FUNCTION void finish(std::int64_t i, const Sums<scalar, N>& sum) const {
+  /// Stored row i's sum into y's row blocks.row(i).
+  KOKKOS_INLINE_FUNCTION void finish(std::int64_t stored_row, const Sums<scalar, N>& sum) const {
+    const std::int64_t i = blocks.row(stored_row);
     if (parts > 1)
       y.atomic_add(i, alpha, sum);
     else

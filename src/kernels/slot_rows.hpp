@@ -38,19 +38,26 @@ struct EllRowSlots {
     count = width;
     step = stride;
   }
+  /// The row of y that slot row i sums into.
+  KOKKOS_INLINE_FUNCTION Offset row(Offset i) const { return i; }
 };
 
-/// SELL-P: row i is local row i mod b of slice i / b.
+/// SELL-P: stored row i is local row i mod b of slice i / b and sums into
+/// y row order[i] (SELL-C-sigma; order null: row i).
 template <class Offset, class Index>
 struct SliceRowSlots {
   const Index* sets;
   const Index* lengths;
+  const Index* order;
   Offset b;
   KOKKOS_INLINE_FUNCTION void locate(Offset i, Offset& first, Offset& count, Offset& step) const {
     const Offset s = i / b;
     first = static_cast<Offset>(sets[s]) + (i - s * b);
     count = static_cast<Offset>(lengths[s]);
     step = b;
+  }
+  KOKKOS_INLINE_FUNCTION Offset row(Offset i) const {
+    return order ? static_cast<Offset>(order[i]) : i;
   }
 };
 
@@ -92,7 +99,7 @@ struct SlotRowFunctor {
       }
       if (c[strided_batch - 1] < 0) break;  // a row's padding follows its entries
     }
-    y.template store<HasBeta>(i, alpha, sum, beta);
+    y.template store<HasBeta>(slots.row(i), alpha, sum, beta);
   }
 };
 

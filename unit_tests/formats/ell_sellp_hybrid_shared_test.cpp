@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Csr -> {Ell, Sellp, Hybrid} -> Csr round trips and one SpMV check on every
+// Csr -> {Ell, Sellp (also SELL-C-sigma), Hybrid} -> Csr round trips and one SpMV check on every
 // shared real matrix (double/int32; the matrices are read once per process).
 // ELL runs under an explicit 256 MiB limit: format_too_large must be thrown
 // exactly when rows * longest row * 12 bytes exceeds it (arrow's dense row,
@@ -39,9 +39,11 @@ TEST_P(PaddedFormatsOnSharedMatrices, RoundTripAndSpmv) {
     expect_same_triplets(t, to_triplets(to_csr(e)), name + " ell");
     expect_spmv_case<V>(e, t, overwrite, name + " ell");
   }
-  for (const sellp_params p : {sellp_params{}, sellp_params{8, 8, 0}}) {
+  for (const sellp_params p :
+       {sellp_params{}, sellp_params{8, 8, 0}, sellp_params{32, 1, 0, 1024}}) {
     const auto s = to_sellp(a, p);
-    const std::string what = name + " sellp b=" + std::to_string(p.slice_size);
+    const std::string what = name + " sellp b=" + std::to_string(p.slice_size) +
+                             " sigma=" + std::to_string(p.sort_window);
     expect_same_triplets(t, to_triplets(to_csr(s)), what);
     expect_spmv_case<V>(s, t, overwrite, what);
   }

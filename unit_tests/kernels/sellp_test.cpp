@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SELL-P kernel (001's t threads per row, 000 Alg. 5 as t = 1) against the
 // reference on every edge matrix for slice sizes b in {1, 3, 32, 64} and
-// stride factors t in {1, 2, 8}, plus forced shapes (lanes over a slice's
-// rows, threads per row, slices per team) where the backend runs teams.
+// stride factors t in {1, 2, 8}, each also sorted in windows of 4b rows
+// (SELL-C-sigma: y comes back in the matrix's row order), plus forced shapes
+// (lanes over a slice's rows, threads per row, slices per team) where the
+// backend runs teams.
 #include "fixtures/direct_kernel_check.hpp"
 #include "fixtures/profiles.hpp"
 #include "fixtures/spmv_check.hpp"
@@ -20,7 +22,7 @@ TYPED_TEST_SUITE(SellpSpmv, ValueIndexTypes, TypeNames);
 
 inline std::string describe(const sellp_params& p) {
   return "sellp(b=" + std::to_string(p.slice_size) + ", t=" + std::to_string(p.stride_factor) +
-         ")";
+         ", sigma=" + std::to_string(p.sort_window) + ")";
 }
 
 TYPED_TEST(SellpSpmv, MatchesReferenceOnEdgeMatrices) {
@@ -32,8 +34,10 @@ TYPED_TEST(SellpSpmv, MatchesReferenceOnEdgeMatrices) {
     assembled.assemble();
     for (std::int64_t b : {1, 3, 32, 64}) {
       for (std::int64_t t : {1, 2, 8}) {
-        const sellp_params p{b, t, 0};
-        expect_spmv_matches_reference(to_sellp(a, p), assembled, m.name + " " + describe(p));
+        for (std::int64_t sigma : {std::int64_t{1}, 4 * b}) {
+          const sellp_params p{b, t, 0, sigma};
+          expect_spmv_matches_reference(to_sellp(a, p), assembled, m.name + " " + describe(p));
+        }
       }
     }
   }
@@ -49,7 +53,8 @@ TYPED_TEST(SellpSpmv, ForcedShapesMatchReference) {
     const auto a = make_csr(m.matrix);
     Triplets<V, I> assembled = m.matrix;
     assembled.assemble();
-    for (const sellp_params& f : {sellp_params{3, 2, 0}, sellp_params{8, 1, 0}}) {
+    for (const sellp_params& f : {sellp_params{3, 2, 0}, sellp_params{8, 1, 0},
+                                  sellp_params{3, 2, 0, 12}, sellp_params{8, 1, 0, 64}}) {
       const auto s = to_sellp(a, f);
       for (int lanes : {1, 2, 32}) {
         for (int t : {1, 2, 3}) {
@@ -94,10 +99,12 @@ TEST(SellpSpmvShapes, MoreThreadsPerRowThanTheBackendRunsThrows) {
 
 TEST(SellpSpmvMixed, FloatMatrixDoubleVectors) {
   for (const auto& m : edge_matrices<float, std::int32_t>()) {
-    const auto s = to_sellp(make_csr(m.matrix));
     Triplets<float, std::int32_t> assembled = m.matrix;
     assembled.assemble();
-    for (const auto& c : spmv_cases()) expect_spmv_case<double>(s, assembled, c, m.name);
+    for (const sellp_params& p : {sellp_params{}, sellp_params{4, 1, 0, 16}}) {
+      const auto s = to_sellp(make_csr(m.matrix), p);
+      for (const auto& c : spmv_cases()) expect_spmv_case<double>(s, assembled, c, m.name + " " + describe(p));
+    }
   }
 }
 
