@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
   {
     kobalt::bench::DeviceClock clock;
     for (int m = 1; m < argc; ++m) {
-      const auto a = kobalt::make_csr<V, I, Dev>(kobalt::read_matrix_market<V, I>(argv[m]));
+      const auto a = kobalt::make_csr<Dev>(kobalt::read_matrix_market<V, I>(argv[m]));
       const auto e = kobalt::to_ell(a);
       const int rows = a.rows();
       XV x("x", a.cols()), y("y", a.rows());
