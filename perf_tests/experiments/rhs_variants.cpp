@@ -15,12 +15,13 @@ using Exec = Kokkos::DefaultExecutionSpace;
 using Dev = Exec::device_type;
 
 
-// K columns, B slots per batch; x, y LayoutLeft with leading dimension ldx / ldy.
-template <int K, int B, bool StreamY, class V>
+// K columns, B slots per batch; x, y LayoutLeft with leading dimension ldx / ldy;
+// Bounds: Kokkos::LaunchBounds (a register cap for higher occupancy).
+template <int K, int B, bool StreamY, class V, class Bounds = Kokkos::LaunchBounds<>>
 void ell_rank2(const kobalt::Ell<V, int, Dev>& a, const V* x, int ldx, V* y, int ldy) {
   const int* col = a.col_indices().data(); const V* val = a.values().data();
   const int step = a.stride(), width = a.stored_per_row();
-  Kokkos::parallel_for("rank2", Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>>(0, a.rows()), KOKKOS_LAMBDA(const int i) {
+  Kokkos::parallel_for("rank2", Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>, Bounds>(0, a.rows()), KOKKOS_LAMBDA(const int i) {
     V sum[K];
     for (int j = 0; j < K; ++j) sum[j] = 0;
     for (int k = 0; k < width; k += B) {
@@ -85,6 +86,14 @@ void run(const char* spec, bool rank2) {
     report("B4", time_us([&] { ell_rank2<K, 4, false>(e, x.data(), m, y.data(), n); }));
     report("B2 stream-y", time_us([&] { ell_rank2<K, 2, true>(e, x.data(), m, y.data(), n); }));
     report("B4 stream-y", time_us([&] { ell_rank2<K, 4, true>(e, x.data(), m, y.data(), n); }));
+    // 2026-11-23: ncu put the library's K = 8 kernel at 40 registers, 75%
+    // theoretical occupancy, DRAM 66% on lap3d (ncu_rhs8_b5ed826.txt).
+    using cap32 = Kokkos::LaunchBounds<128, 16>;  // 2048 threads per SM: <= 32 registers
+    using cap36 = Kokkos::LaunchBounds<128, 14>;
+    report("B2 bounds 128x16", time_us([&] { ell_rank2<K, 2, false, V, cap32>(e, x.data(), m, y.data(), n); }));
+    report("B2 bounds 128x14", time_us([&] { ell_rank2<K, 2, false, V, cap36>(e, x.data(), m, y.data(), n); }));
+    report("B1 bounds 128x16", time_us([&] { ell_rank2<K, 1, false, V, cap32>(e, x.data(), m, y.data(), n); }));
+    report("B4 bounds 128x16", time_us([&] { ell_rank2<K, 4, false, V, cap32>(e, x.data(), m, y.data(), n); }));
   } else {
     Kokkos::View<V*> x("x", m), y("y", n), ref("ref", n);
     Kokkos::parallel_for(m, KOKKOS_LAMBDA(int r) { x(r) = 1.0 + (r % 7) * 0.25; });

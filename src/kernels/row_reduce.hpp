@@ -57,10 +57,18 @@ KOKKOS_INLINE_FUNCTION void row_reduce_contiguous(const Member& team, const ColV
 //   27-point and uniform rows equal), 32 registers either way;
 // - blocks of 8 right-hand sides: 2 beat 4 on the 7-point matrix (1718 vs
 //   1492) and lost on the 27-point (2692 vs 2866) and FEM (2981 vs 3720)
-//   ones; 2 is kept, the batch that reaches 3x the one-column rate on both
-//   stencils (issue 14's target).
+//   ones. The thread-per-row kernel (slot_rows.hpp) therefore batches 4
+//   where rows are wide (wide_block_slots); team kernels keep 2.
 template <class Value, int N>
 inline constexpr int slot_batch = N > 1 ? 2 : sizeof(Value) <= 4 ? 8 : 4;
+
+/// Blocks of 8 right-hand sides batch 4 slots instead of 2 from this many
+/// stored slots per row. Measured again on the H200 (2026-11-23,
+/// perf_tests/results/h200/rhs_bounds_b5ed826.txt, GFLOP/s at K = 8, fp64):
+/// batch 4 vs 2 at width 7 (lap3d) 1496 vs 1720, at 27 (stencil27) 2842 vs
+/// 2696, at 80 (FEM) 3717 vs 2983. 16 lies between the measured widths 7
+/// and 27; the crossover itself was not measured.
+inline constexpr std::int64_t wide_block_slots = 16;
 
 /// partial += the products of the slots first + k * step for k = k0, k0 +
 /// k_step, ... < count, stopping at the first padding slot (column < 0): a

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 namespace kobalt::detail {
 
@@ -62,7 +63,7 @@ struct SliceRowSlots {
 };
 
 template <class ExecutionSpace, class Offset, class Slots, class Index, class Value, class XB,
-          class YB, bool HasBeta>
+          class YB, bool HasBeta, int Batch = slot_batch<Value, YB::count_max>>
 struct SlotRowFunctor {
   using scalar = typename YB::scalar;
   static constexpr int N = YB::count_max;
@@ -75,7 +76,7 @@ struct SlotRowFunctor {
   Slots slots;
   scalar alpha, beta;
 
-  static constexpr int strided_batch = slot_batch<Value, N>;
+  static constexpr int strided_batch = Batch;  // slots whose loads issue together
 
   KOKKOS_INLINE_FUNCTION void operator()(const Offset i) const {
     Offset first, count, step;
@@ -113,18 +114,31 @@ void slot_rows(const ExecutionSpace& exec, const std::string& label,
                std::int64_t stored, const Index* col, const Value* val, MakeSlots&& make_slots,
                const XView& x, typename YView::non_const_value_type beta, const YView& y) {
   if (rows == 0) return;
+  // Blocks of right-hand sides on wide rows: 4 slots per batch (row_reduce.hpp).
+  const bool wide_rows = stored >= wide_block_slots * rows;
   const auto launch = [&](auto offset_tag) {
     using Offset = decltype(offset_tag);
     const auto slots = make_slots(offset_tag);
     for_each_column_block(x, y, [&](auto xb, auto yb) {
       dispatch_beta(beta, [&](auto has_beta) {
-        using functor = SlotRowFunctor<ExecutionSpace, Offset, decltype(slots), Index, Value,
-                                       decltype(xb), decltype(yb), decltype(has_beta)::value>;
-        Kokkos::parallel_for(
-            label,
-            Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Offset>>(exec, 0,
-                                                                           Offset(rows)),
-            functor{col, val, xb, yb, slots, alpha, beta});
+        const auto run = [&](auto batch) {
+          using functor =
+              SlotRowFunctor<ExecutionSpace, Offset, decltype(slots), Index, Value, decltype(xb),
+                             decltype(yb), decltype(has_beta)::value, decltype(batch)::value>;
+          Kokkos::parallel_for(
+              label,
+              Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Offset>>(exec, 0,
+                                                                             Offset(rows)),
+              functor{col, val, xb, yb, slots, alpha, beta});
+        };
+        constexpr int batch = slot_batch<Value, decltype(yb)::count_max>;
+        if constexpr (decltype(yb)::count_max > 1) {
+          if (wide_rows) {
+            run(std::integral_constant<int, 4>{});
+            return;
+          }
+        }
+        run(std::integral_constant<int, batch>{});
       });
     });
   };
