@@ -135,40 +135,37 @@ Sellp<Value, Index, Device> to_sellp(const ExecutionSpace& space, const Csr<Valu
   const auto row_ptr = a.row_ptr();
   const auto csr_col = a.col_indices();
   const auto csr_val = a.values();
-  // Stored rows: the entries of their matrix row, then padding up to the
-  // slice width.
-  Kokkos::parallel_for(
-      "kobalt::convert<sellp>::fill", Kokkos::RangePolicy<exec>(space, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int64_t s = i / b, r = i % b;
-        const std::int64_t base = sets(s) + r, width = lengths(s);
-        const std::int64_t row = ordered ? static_cast<std::int64_t>(order(i)) : i;
-        const std::int64_t first = row_ptr(row), len = row_ptr(row + 1) - first;
-        std::int64_t k = 0;
-        for (; k < len; ++k) {
-          col(base + k * b) = csr_col(first + k);
-          val(base + k * b) = csr_val(first + k);
-        }
-        for (; k < width; ++k) {
-          col(base + k * b) = padding_index<Index>;
-          val(base + k * b) = Value(0);
-        }
-      });
-  // Rows past the matrix in the last slice: all padding.
-  if (slices > 0) {
-    const std::int64_t real = rows - (slices - 1) * b, missing = b - real;
-    auto last = Kokkos::create_mirror_view_and_copy(
-        Kokkos::HostSpace(), Kokkos::subview(lengths, Kokkos::make_pair(slices - 1, slices)));
-    const std::int64_t tail = missing * static_cast<std::int64_t>(last(0));  // <= stored
-    const std::int64_t base = stored - b * static_cast<std::int64_t>(last(0));
+  // A team per slice writes the slice's b * width slots, consecutive threads
+  // on consecutive slots (local rows): an entry of the stored row's matrix
+  // row, or padding (also for rows past the matrix in the last slice). A
+  // thread per row padding its own row took 112 ms on R-MAT scale 22 (H200,
+  // 2026-11-23, sellp_sigma_generated.txt): the 64 rows of a slice that
+  // holds a hub row each wrote ~1e5 padding slots in sequence.
+  using team_policy = Kokkos::TeamPolicy<exec>;
+  const int league = static_cast<int>(slices < (std::int64_t{1} << 30) ? slices : std::int64_t{1} << 30);
+  if (slices > 0)
     Kokkos::parallel_for(
-        "kobalt::convert<sellp>::pad_last_slice", Kokkos::RangePolicy<exec>(space, 0, tail),
-        KOKKOS_LAMBDA(const std::int64_t j) {
-          const std::int64_t slot = base + (j / missing) * b + real + j % missing;
-          col(slot) = padding_index<Index>;
-          val(slot) = Value(0);
+        "kobalt::convert<sellp>::fill", team_policy(space, league, Kokkos::AUTO),
+        KOKKOS_LAMBDA(const typename team_policy::member_type& team) {
+          for (std::int64_t sl = team.league_rank(); sl < slices; sl += team.league_size()) {
+            const std::int64_t base = sets(sl), slots = b * static_cast<std::int64_t>(lengths(sl));
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, slots), [&](const std::int64_t q) {
+              const std::int64_t k = q / b, i = sl * b + q % b;
+              std::int64_t row = i, len = 0;
+              if (i < rows) {
+                row = ordered ? static_cast<std::int64_t>(order(i)) : i;
+                len = row_ptr(row + 1) - row_ptr(row);
+              }
+              if (k < len) {
+                col(base + q) = csr_col(row_ptr(row) + k);
+                val(base + q) = csr_val(row_ptr(row) + k);
+              } else {
+                col(base + q) = padding_index<Index>;
+                val(base + q) = Value(0);
+              }
+            });
+          }
         });
-  }
   space.fence();
   return result_t(detail::trusted_layout, a.rows(), a.cols(), b, t, sets, lengths, col, val,
                   stored, a.nnz(), order);
