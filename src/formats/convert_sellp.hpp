@@ -151,14 +151,15 @@ Sellp<Value, Index, Device> to_sellp(const ExecutionSpace& space, const Csr<Valu
             const std::int64_t base = sets(sl), slots = b * static_cast<std::int64_t>(lengths(sl));
             Kokkos::parallel_for(Kokkos::TeamThreadRange(team, slots), [&](const std::int64_t q) {
               const std::int64_t k = q / b, i = sl * b + q % b;
-              std::int64_t row = i, len = 0;
+              std::int64_t first = 0, len = 0;  // the stored row's matrix row
               if (i < rows) {
-                row = ordered ? static_cast<std::int64_t>(order(i)) : i;
-                len = row_ptr(row + 1) - row_ptr(row);
+                const std::int64_t row = ordered ? static_cast<std::int64_t>(order(i)) : i;
+                first = row_ptr(row);
+                len = row_ptr(row + 1) - first;
               }
               if (k < len) {
-                col(base + q) = csr_col(row_ptr(row) + k);
-                val(base + q) = csr_val(row_ptr(row) + k);
+                col(base + q) = csr_col(first + k);
+                val(base + q) = csr_val(first + k);
               } else {
                 col(base + q) = padding_index<Index>;
                 val(base + q) = Value(0);
