@@ -11,6 +11,7 @@
 #include "storage_size.hpp"
 #include "window_sort.hpp"
 #include "csr_arrays.hpp"
+#include "row_of_entry.hpp"
 #include "../compat.hpp"
 
 #include <cstdint>
@@ -135,38 +136,34 @@ Sellp<Value, Index, Device> to_sellp(const ExecutionSpace& space, const Csr<Valu
   const auto row_ptr = a.row_ptr();
   const auto csr_col = a.col_indices();
   const auto csr_val = a.values();
-  // A team per slice writes the slice's b * width slots, consecutive threads
-  // on consecutive slots (local rows): an entry of the stored row's matrix
-  // row, or padding (also for rows past the matrix in the last slice). A
-  // thread per row padding its own row took 112 ms on R-MAT scale 22 (H200,
-  // 2026-11-23, sellp_sigma_generated.txt): the 64 rows of a slice that
-  // holds a hub row each wrote ~1e5 padding slots in sequence.
-  using team_policy = Kokkos::TeamPolicy<exec>;
-  const int league = static_cast<int>(slices < (std::int64_t{1} << 30) ? slices : std::int64_t{1} << 30);
-  if (slices > 0)
-    Kokkos::parallel_for(
-        "kobalt::convert<sellp>::fill", team_policy(space, league, Kokkos::AUTO),
-        KOKKOS_LAMBDA(const typename team_policy::member_type& team) {
-          for (std::int64_t sl = team.league_rank(); sl < slices; sl += team.league_size()) {
-            const std::int64_t base = sets(sl), slots = b * static_cast<std::int64_t>(lengths(sl));
-            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, slots), [&](const std::int64_t q) {
-              const std::int64_t k = q / b, i = sl * b + q % b;
-              std::int64_t first = 0, len = 0;  // the stored row's matrix row
-              if (i < rows) {
-                const std::int64_t row = ordered ? static_cast<std::int64_t>(order(i)) : i;
-                first = row_ptr(row);
-                len = row_ptr(row + 1) - first;
-              }
-              if (k < len) {
-                col(base + q) = csr_col(first + k);
-                val(base + q) = csr_val(first + k);
-              } else {
-                col(base + q) = padding_index<Index>;
-                val(base + q) = Value(0);
-              }
-            });
-          }
-        });
+  // A thread per stored slot, consecutive threads on consecutive slots
+  // (local rows of one slice): an entry of the stored row's matrix row, or
+  // padding (also for rows past the matrix in the last slice). The slot's
+  // slice is found by bisection over the slice offsets, so the work does not
+  // depend on how wide any one slice is. A thread per row padding its own row
+  // took 112 ms on R-MAT scale 22 (H200, 2026-11-23, sellp_sigma_generated.txt);
+  // a team per slice took 70.5 ms there and 1,151 ms on arrow:2000000, whose
+  // first slice holds 128M slots (sellp_fill_9a5f3f8.txt).
+  Kokkos::parallel_for(
+      "kobalt::convert<sellp>::fill", Kokkos::RangePolicy<exec>(space, 0, stored),
+      KOKKOS_LAMBDA(const std::int64_t g) {
+        const std::int64_t sl = detail::row_of_entry(sets, slices, g);
+        const std::int64_t q = g - static_cast<std::int64_t>(sets(sl));
+        const std::int64_t k = q / b, i = sl * b + q % b;
+        std::int64_t first = 0, len = 0;  // the stored row's matrix row
+        if (i < rows) {
+          const std::int64_t row = ordered ? static_cast<std::int64_t>(order(i)) : i;
+          first = row_ptr(row);
+          len = row_ptr(row + 1) - first;
+        }
+        if (k < len) {
+          col(g) = csr_col(first + k);
+          val(g) = csr_val(first + k);
+        } else {
+          col(g) = padding_index<Index>;
+          val(g) = Value(0);
+        }
+      });
   space.fence();
   return result_t(detail::trusted_layout, a.rows(), a.cols(), b, t, sets, lengths, col, val,
                   stored, a.nnz(), order);
