@@ -94,6 +94,7 @@ inline bool is_peer(const std::string& name) { return name == "kk" || name == "c
 inline std::vector<std::string> default_format_specs() {
   std::vector<std::string> specs = {"csr",         "csr:basic",        "csr:classical",
                                     "csr:load_balance", "csr:merge_path", "coo",
+                                    "coo:load_balance",
                                     "ell",         "ell:column_groups", "sellp",
                                     "sellp:b=32,t=1", "sellp:b=8,t=8",  "hybrid",
                                     "csrk:k=2",    "csrk:k=3",         "aligned_coo"};
@@ -139,8 +140,12 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
   }
   if (spec.name == "coo") {
     spec.only({});
-    if (!spec.word.empty()) throw std::invalid_argument("coo takes no strategy");
-    return wrap<Coo<Value, Index, Device>, View>(to_coo(csr), "");
+    coo::strategy strategy = coo::segmented{};
+    if (spec.word == "load_balance") strategy = coo::load_balance{};
+    else if (!spec.word.empty() && spec.word != "segmented")
+      throw std::invalid_argument("coo strategy '" + spec.word +
+                                  "' is not built (known: segmented, load_balance)");
+    return wrap<Coo<Value, Index, Device>, View>(to_coo(csr), "", strategy);
   }
   if (spec.name == "ell") {
     spec.only({"width", "stride"});

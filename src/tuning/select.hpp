@@ -177,6 +177,13 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                         detail::chunk_rule(stats, profile));
 }
 
+/// COO load_balance: the same warp chunks, combined without atomics.
+inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
+                         coo::load_balance) {
+  return detail::policy("coo", "load_balance", {warp_chunk_launch(stats, profile, "chunks")},
+                        detail::chunk_rule(stats, profile));
+}
+
 /// ELL of `width` slots per row: 000 Alg. 4's lanes and warps per row.
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile, ell::rows,
                          std::int64_t width) {
@@ -300,12 +307,13 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 
 /// ALIGNED_COO with `flat_nnz` entries in its flat part: the seg kernel
 /// walks each lane like a CSR basic row (one thread, no vector lanes), the
-/// flat part runs as COO (000 Alg. 1's warp chunks).
+/// flat part runs as COO load_balance (000 Alg. 1's warp chunks). Launches:
+/// {seg, flat}; the flat part runs first.
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
-                         aligned_coo::seg_then_flat, std::int64_t flat_nnz) {
+                         aligned_coo::flat_then_seg, std::int64_t flat_nnz) {
   MatrixStats flat = stats;
   flat.nnz = flat_nnz;
-  return detail::policy("aligned_coo", "seg_then_flat",
+  return detail::policy("aligned_coo", "flat_then_seg",
                         {row_launch(profile, 1, "seg"), warp_chunk_launch(flat, profile, "flat")},
                         "a thread per lane (004 Alg. 2, race-free form), flat part as COO: " +
                             detail::chunk_rule(flat, profile));

@@ -49,10 +49,16 @@ inline const char* name(merge_path) { return "merge_path"; }
 
 namespace coo {
 /// 000 §3.2.1 Alg. 1: equal contiguous chunks per warp, coalesced lane
-/// strides, a segmented scan and one atomic per row segment.
+/// strides, a segmented scan and one atomic per row segment; y is scaled by
+/// beta in a separate launch first (kernels/coo_segmented.hpp).
 struct segmented {};
-using strategy = std::variant<segmented>;
+/// Alg. 1's chunks with beta applied in the same launch and split rows
+/// combined in chunk order instead of atomics: deterministic, one launch
+/// (kernels/coo_chunks.hpp). Its handle holds the split rows' partial sums.
+struct load_balance {};
+using strategy = std::variant<segmented, load_balance>;
 inline const char* name(segmented) { return "segmented"; }
+inline const char* name(load_balance) { return "load_balance"; }
 }  // namespace coo
 
 namespace ell {
@@ -96,10 +102,12 @@ inline const char* name(groups) { return "groups"; }
 }  // namespace csrk
 
 namespace aligned_coo {
-/// y = beta*y, the seg kernel, then the flat part as COO (004 §IV-D).
-struct seg_then_flat {};
-using strategy = std::variant<seg_then_flat>;
-inline const char* name(seg_then_flat) { return "seg_then_flat"; }
+/// The flat part as COO load_balance with beta applied (rows without flat
+/// entries are scaled there), then the seg kernel adds its lanes: two
+/// launches (004 §IV-D scales y in a launch of its own first).
+struct flat_then_seg {};
+using strategy = std::variant<flat_then_seg>;
+inline const char* name(flat_then_seg) { return "flat_then_seg"; }
 }  // namespace aligned_coo
 
 /// Name of the strategy a variant holds ("classical").

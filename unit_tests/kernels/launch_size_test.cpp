@@ -64,7 +64,14 @@ TYPED_TEST(LaunchSize, RankOneRowKernelsTakeTheParameterPath) {
   EXPECT_LT((launch_size<detail::CsrkFunctor<E, IV, VV, XB, YB, true, true, true>, static_team>()),
             limit);
   EXPECT_LT((launch_size<detail::CooSegmentedFunctor<E, 32, IV, VV, XB, YB>, team>()), limit);
-  EXPECT_LT((launch_size<detail::CsrChunkFunctor<E, 32, IV, VV, XB, YB, true>, team>()), limit);
+  EXPECT_LT((launch_size<detail::EntryChunkFunctor<E, 32, detail::CsrRowWalk<IV>, IV, VV, XB, YB,
+                                                   true>,
+                         team>()),
+            limit);
+  EXPECT_LT((launch_size<detail::EntryChunkFunctor<E, 32, detail::CooRowIndices<IV>, IV, VV, XB,
+                                                   YB, true>,
+                         team>()),
+            limit);
   EXPECT_LT((launch_size<detail::AlignedCooSegFunctor<E, IV, VV, XB, YB>, team>()), limit);
 #else
   GTEST_SKIP() << "no constant-memory launch path on " << Kokkos::DefaultExecutionSpace::name();

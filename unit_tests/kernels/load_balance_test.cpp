@@ -2,13 +2,15 @@
 // The warp-chunk kernels of the skewed-matrix issue against the reference:
 // CSR load_balance (kernels/csr_chunks.hpp), CSR merge_path
 // (kernels/csr_merge_path.hpp), COO segmented
-// (kernels/coo_segmented.hpp, 000 Alg. 1) and Hybrid's COO part, on every
+// (kernels/coo_segmented.hpp, 000 Alg. 1), COO load_balance
+// (kernels/coo_chunks.hpp) and Hybrid's COO part, on every
 // edge matrix and every shared matrix, rank 1 and rank 2, at the tuned
 // chunk size and at tiny chunks (1, 2, 5 and 64 entries per lane), where
 // every row of more than a few entries is split over many chunks: the
 // split-row path (partials combined by the last chunk to arrive) and the
-// COO atomics run on every backend, Serial included. CSR load_balance and
-// merge_path are deterministic: two applies give the same bits.
+// COO atomics run on every backend, Serial included. CSR load_balance,
+// merge_path and COO load_balance are deterministic: two applies give the
+// same bits.
 #include "fixtures/shared_matrices.hpp"
 #include "fixtures/spmv_check.hpp"
 #include "fixtures/types.hpp"
@@ -58,6 +60,8 @@ void expect_chunk_kernels_match(const Triplets<V, I>& input, const std::string& 
                                     csr, t, name + " csr:merge_path" + size);
     expect_handle_matches_reference(exec, handle_with_chunks(coo, coo::segmented{}, per_lane), coo,
                                     t, name + " coo:segmented" + size);
+    expect_handle_matches_reference(exec, handle_with_chunks(coo, coo::load_balance{}, per_lane),
+                                    coo, t, name + " coo:load_balance" + size);
     expect_handle_matches_reference(exec,
                                     handle_with_chunks(hybrid, hybrid::ell_then_coo{}, per_lane),
                                     hybrid, t, name + " hybrid(0.5)" + size);
@@ -122,17 +126,20 @@ TEST(LoadBalanceDeterminism, TwoAppliesGiveTheSameBits) {
   auto xh = Kokkos::create_mirror_view(x);
   for (int j = 0; j < t.cols; ++j) xh(j) = rng.uniform() - 0.5;
   Kokkos::deep_copy(x, xh);
-  for (const csr::strategy s : {csr::strategy{csr::load_balance{}}, csr::strategy{csr::merge_path{}}}) {
-    const auto h = handle_with_chunks(a, s, 1);
-    spmv(exec, h, 1.0, a, x, 0.0, y0);
+  const auto same_bits_every_apply = [&](const auto& matrix, const auto& h, const std::string& what) {
+    spmv(exec, h, 1.0, matrix, x, 0.0, y0);
     for (int repeat = 0; repeat < 5; ++repeat) {
-      spmv(exec, h, 1.0, a, x, 0.0, y1);
+      spmv(exec, h, 1.0, matrix, x, 0.0, y1);
       const auto a0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y0);
       const auto a1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y1);
       EXPECT_EQ(std::memcmp(a0.data(), a1.data(), t.rows * sizeof(double)), 0)
-          << strategy_name(s) << " repeat " << repeat;
+          << what << " repeat " << repeat;
     }
-  }
+  };
+  for (const csr::strategy s : {csr::strategy{csr::load_balance{}}, csr::strategy{csr::merge_path{}}})
+    same_bits_every_apply(a, handle_with_chunks(a, s, 1), strategy_name(s));
+  const auto coo = to_coo(a);
+  same_bits_every_apply(coo, handle_with_chunks(coo, coo::load_balance{}, 1), "coo:load_balance");
 }
 
 TEST(LoadBalanceShared, EverySharedMatrix) {

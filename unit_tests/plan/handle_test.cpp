@@ -83,6 +83,22 @@ template <class Matrix>
 constexpr bool is_csr = false;
 template <class V, class I, class D>
 constexpr bool is_csr<Csr<V, I, D>> = true;
+template <class M>
+constexpr bool is_coo = false;
+template <class V, class I, class D>
+constexpr bool is_coo<Coo<V, I, D>> = true;
+template <class M>
+constexpr bool is_aligned_coo = false;
+template <class V, class I, class D>
+constexpr bool is_aligned_coo<AlignedCoo<V, I, D>> = true;
+
+/// Bytes of the split-row parts of `nnz` entries in chunks of launch l.
+inline std::size_t chunk_parts_bytes(std::int64_t nnz, const tuning::LaunchShape& l) {
+  if (nnz == 0) return 0;
+  const std::size_t chunk = static_cast<std::size_t>(l.entries_per_thread * l.vector_length);
+  const std::size_t chunks = (static_cast<std::size_t>(nnz) + chunk - 1) / chunk;
+  return chunks * 2 * detail::rhs_block * sizeof(double) + chunks * sizeof(int);
+}
 
 /// Workspace a handle of `a` must hold: cols() doubles for a permuted CsrK
 /// (the gathered P x of a rank-1 apply); for CSR load_balance, per chunk of
@@ -99,7 +115,14 @@ std::size_t expected_workspace(const Matrix& a, const Strategy& resolved,
     const auto& l = policy.launches.at(0);
     const std::size_t chunk = static_cast<std::size_t>(l.entries_per_thread * l.vector_length);
     const std::size_t chunks = (static_cast<std::size_t>(a.nnz()) + chunk - 1) / chunk;
-    return (chunks + 1) * 8 + chunks * 2 * detail::rhs_block * sizeof(double) + chunks * sizeof(int);
+    return (chunks + 1) * 8 + chunk_parts_bytes(a.nnz(), l);
+  } else if constexpr (is_coo<Matrix>) {
+    return std::holds_alternative<coo::load_balance>(resolved)
+               ? chunk_parts_bytes(a.nnz(), policy.launches.at(0))
+               : 0;
+  } else if constexpr (is_aligned_coo<Matrix>) {
+    (void)resolved;
+    return chunk_parts_bytes(a.flat().nnz(), policy.launches.at(1));  // the flat part's chunks
   } else {
     (void)a, (void)resolved, (void)policy;
     return 0;
@@ -180,6 +203,7 @@ void for_every_format_and_strategy(const Triplets<V, I>& input, Check&& check) {
   check(csr, csr::basic{}, "csr");
   check(csr, csr::load_balance{}, "csr");
   check(to_coo(csr), coo::segmented{}, "coo");
+  check(to_coo(csr), coo::load_balance{}, "coo");
   check(to_ell(csr), ell::automatic{}, "ell");
   check(to_ell(csr), ell::rows{}, "ell");
   check(to_ell(csr), ell::column_groups{}, "ell");
@@ -203,11 +227,11 @@ void for_every_format_and_strategy(const Triplets<V, I>& input, Check&& check) {
     }
   }
   check(to_csrk(csr), csrk::groups{}, "csrk(defaults)");
-  check(to_aligned_coo(csr), aligned_coo::seg_then_flat{}, "aligned_coo(automatic)");
+  check(to_aligned_coo(csr), aligned_coo::flat_then_seg{}, "aligned_coo(automatic)");
   aligned_coo::params hybrid_split;
   hybrid_split.choice = aligned_coo::split::hybrid;
   hybrid_split.flat_unit = 4;
-  check(to_aligned_coo(csr, hybrid_split), aligned_coo::seg_then_flat{},
+  check(to_aligned_coo(csr, hybrid_split), aligned_coo::flat_then_seg{},
         "aligned_coo(hybrid, unit 4)");
 }
 
@@ -253,7 +277,7 @@ TYPED_TEST(Handle, HandleOfAnotherMatrixThrows) {
     EXPECT_THROW(run(to_hybrid(a), to_hybrid(b), hybrid::ell_then_coo{}), invalid_parameter)
         << label;
     EXPECT_THROW(run(to_csrk(a), to_csrk(b), csrk::groups{}), invalid_parameter) << label;
-    EXPECT_THROW(run(to_aligned_coo(a), to_aligned_coo(b), aligned_coo::seg_then_flat{}),
+    EXPECT_THROW(run(to_aligned_coo(a), to_aligned_coo(b), aligned_coo::flat_then_seg{}),
                  invalid_parameter)
         << label;
     // The matrix it was built for (or a copy of it) is accepted.
@@ -363,7 +387,7 @@ TYPED_TEST(Handle, TwoHandlesOfOnePermutedCsrkOnTwoInstances) {
   }
 }
 
-TYPED_TEST(Handle, WorkspaceOnlyForPermutedCsrkAndLoadBalance) {
+TYPED_TEST(Handle, WorkspaceOnlyForPermutedCsrkChunksAndFlatParts) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
   const exec_type exec;
@@ -382,11 +406,20 @@ TYPED_TEST(Handle, WorkspaceOnlyForPermutedCsrkAndLoadBalance) {
       const bool lb = std::holds_alternative<csr::load_balance>(h.strategy());
       EXPECT_EQ(h.workspace_bytes() > 0, lb) << variant;
       with_workspace += lb ? 1 : 0;
+    } else if constexpr (is_coo<M>) {
+      const bool lb = std::holds_alternative<coo::load_balance>(h.strategy());
+      EXPECT_EQ(h.workspace_bytes() > 0, lb) << variant;
+      with_workspace += lb ? 1 : 0;
+    } else if constexpr (is_aligned_coo<M>) {
+      EXPECT_EQ(h.workspace_bytes() > 0, a.flat().nnz() > 0) << variant;
+      with_workspace += a.flat().nnz() > 0 ? 1 : 0;
     } else {
       EXPECT_EQ(h.workspace_bytes(), 0u) << variant;
     }
   });
-  EXPECT_EQ(with_workspace, 3u);  // CSR-2 and CSR-3 with RCM, CSR load_balance
+  // CSR-2 and CSR-3 with RCM, CSR and COO load_balance, ALIGNED_COO (the
+  // dense row of 101 puts 96 entries in the flat part, automatic and hybrid split).
+  EXPECT_EQ(with_workspace, 6u);
 }
 
 
