@@ -3,10 +3,11 @@
 // with beta applied and split rows combined in chunk order instead of
 // atomics (the chunk kernel of entry_chunks.hpp): one launch per apply, no
 // pre-scaled y, the same bits on every run. The row of an entry is read
-// from the row indices. Chunk c owns the rows after the row of its first
-// entry's predecessor up to the row of its last entry (the first chunk also
-// the rows before the first entry, the last chunk those after the last
-// entry); of those, the rows that have no entry in the chunk are empty.
+// from the row indices. The rows without entries are listed once, in the
+// handle, and chunk c scales the c-th equal share of that list: owning them
+// by entry position (as CSR load_balance does) gave one chunk every row after
+// the last entry, 2M rows for ALIGNED_COO's flat part of arrow:2000000, whose
+// flat entries all lie in row 0 (24.6 ms per apply, H200, 2026-11-23).
 #pragma once
 
 #include "common.hpp"
@@ -26,31 +27,16 @@ struct CooRowIndices {
   struct Cursor {};
 
   IndexView row;
-  std::int64_t nnz, rows;
+  const index_type* empty;  // the rows without entries, increasing (the handle's list)
+  std::int64_t nnz, empty_count, chunks;
 
-  /// The first entry in [lo, hi) whose row is >= r (hi if none).
-  KOKKOS_INLINE_FUNCTION std::int64_t lower_bound(index_type r, std::int64_t lo,
-                                                  std::int64_t hi) const {
-    while (lo < hi) {
-      const std::int64_t mid = lo + (hi - lo) / 2;
-      if (row(mid) < r) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+  template <int W, class F>
+  KOKKOS_INLINE_FUNCTION void for_each_empty(std::int64_t c, std::int64_t, std::int64_t,
+                                             int lane, const F& f) const {
+    const std::int64_t begin = c * empty_count / chunks, end = (c + 1) * empty_count / chunks;
+    for (std::int64_t i = begin + lane; i < end; i += W) f(empty[i]);
   }
-
-  KOKKOS_INLINE_FUNCTION OwnedRows<index_type> owned(std::int64_t, std::int64_t first,
-                                                      std::int64_t last) const {
-    const index_type begin = first == 0 ? index_type(0) : index_type(row(first - 1) + 1);
-    const index_type end =
-        last == nnz ? static_cast<index_type>(rows) : index_type(row(last - 1) + 1);
-    return {begin, end};
-  }
-  KOKKOS_INLINE_FUNCTION bool is_empty(index_type r, std::int64_t first, std::int64_t last) const {
-    const std::int64_t e = lower_bound(r, first, last);
-    return e == last || row(e) != r;
-  }
-  KOKKOS_INLINE_FUNCTION Cursor start(std::int64_t, index_type) const { return {}; }
+  KOKKOS_INLINE_FUNCTION Cursor start(std::int64_t, std::int64_t) const { return {}; }
   KOKKOS_INLINE_FUNCTION index_type row_of(Cursor&, std::int64_t k) const { return row(k); }
   KOKKOS_INLINE_FUNCTION bool ends_by(const Cursor&, index_type r, std::int64_t e) const {
     return e >= nnz || row(e) != r;
@@ -59,32 +45,85 @@ struct CooRowIndices {
                                              std::int64_t first) const {
     return first > 0 && row(first - 1) == r;
   }
-  /// Only split rows ask (at most two per chunk): two searches over all entries.
-  KOKKOS_INLINE_FUNCTION RowSpan span(const Cursor&, index_type r) const {
-    return {lower_bound(r, 0, nnz), lower_bound(r + 1, 0, nnz)};
+  /// Only split rows ask (at most two per chunk). Galloping from entry k
+  /// (1, 2, 4, ... entries away, then bisection) reads near k: a bisection
+  /// over all entries cost two chains of ~26 dependent DRAM loads per chunk
+  /// and made the kernel 3.5x slower than Alg. 1 with atomics on lap3d:200
+  /// (64 vs 242 GFLOP/s, H200, 2026-11-23).
+  KOKKOS_INLINE_FUNCTION RowSpan span(const Cursor&, index_type r, std::int64_t k) const {
+    return {edge(r, k, -1) + 1, edge(r, k, 1)};
+  }
+  /// The nearest entry from k in direction dir (-1 or 1) that is not in row
+  /// r (row(k) == r): -1 or nnz past the ends.
+  KOKKOS_INLINE_FUNCTION std::int64_t edge(index_type r, std::int64_t k, int dir) const {
+    std::int64_t in = k, step = 1, out;
+    while (true) {
+      out = in + dir * step;
+      if (out < 0 || out >= nnz) {
+        out = out < 0 ? -1 : nnz;
+        break;
+      }
+      if (row(out) != r) break;
+      in = out;
+      step *= 2;
+    }
+    while (out - in > 1 || in - out > 1) {  // row(in) == r, out is not in row r
+      const std::int64_t mid = in + (out - in) / 2;
+      if (row(mid) == r) in = mid;
+      else out = mid;
+    }
+    return out;
   }
 };
 
-/// The parts of a Coo for chunks of `chunk` entries, on `exec`; one pass
-/// over the row indices finds whether some row has no entries.
+/// What COO load_balance keeps in the handle: the split rows' parts and
+/// the rows without entries.
+template <class Index, class MemorySpace>
+struct CooChunks {
+  ChunkParts<MemorySpace> parts;
+  Kokkos::View<Index*, MemorySpace> empty;
+
+  std::size_t bytes() const { return parts.bytes() + empty.extent(0) * sizeof(Index); }
+};
+
+/// The chunks of a Coo of `chunk` entries, on `exec`: the parts, and the
+/// rows without entries (a count per row and a compaction).
 template <class ExecutionSpace, class Value, class Index, class Device>
-ChunkParts<typename Device::memory_space> make_coo_chunks(const ExecutionSpace& exec,
-                                                          const Coo<Value, Index, Device>& a,
-                                                          std::int64_t chunk) {
+CooChunks<Index, typename Device::memory_space> make_coo_chunks(
+    const ExecutionSpace& exec, const Coo<Value, Index, Device>& a, std::int64_t chunk) {
+  using memory_space = typename Device::memory_space;
+  CooChunks<Index, memory_space> p;
   const auto row = a.row_indices();
-  const std::int64_t nnz = a.nnz();
-  std::int64_t distinct = 0;
+  const std::int64_t nnz = a.nnz(), rows = a.rows();
+  // has(r) = 1 when row r has an entry: the first entry of each run sets it.
+  Kokkos::View<Index*, memory_space> has(Kokkos::view_alloc(exec, std::string("kobalt::coo_has_row")),
+                                         rows);
+  Kokkos::parallel_for(
+      "kobalt::coo_rows_with_entries", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nnz),
+      KOKKOS_LAMBDA(const std::int64_t k) {
+        if (k == 0 || row(k) != row(k - 1)) has(row(k)) = 1;
+      });
+  std::int64_t empty = 0;
   Kokkos::parallel_reduce(
-      "kobalt::coo_distinct_rows", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nnz),
-      KOKKOS_LAMBDA(const std::int64_t k, std::int64_t& n) {
-        if (k == 0 || row(k) != row(k - 1)) ++n;
-      },
-      distinct);
-  const bool empty_rows = distinct < static_cast<std::int64_t>(a.rows());
-  return make_chunk_parts<typename Device::memory_space>(exec, nnz, chunk, empty_rows);
+      "kobalt::coo_empty_rows", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+      KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& n) { n += has(r) == 0 ? 1 : 0; }, empty);
+  p.parts = make_chunk_parts<memory_space>(exec, nnz, chunk, empty > 0);
+  if (empty > 0) {
+    p.empty = Kokkos::View<Index*, memory_space>(compat::uninitialized(exec, "kobalt::coo_empty_rows"),
+                                                 empty);
+    const auto list = p.empty;
+    Kokkos::parallel_scan(
+        "kobalt::coo_list_empty_rows", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+        KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& at, const bool final) {
+          if (has(r) != 0) return;
+          if (final) list(at) = static_cast<Index>(r);
+          ++at;
+        });
+  }
+  return p;
 }
 
-/// y = alpha*A*x + beta*y for a Coo with the parts `p` (made by
+/// y = alpha*A*x + beta*y for a Coo with the chunks `p` (made by
 /// make_coo_chunks with s.entries_per_thread * s.vector_length entries per
 /// chunk).
 template <class ExecutionSpace, class Value, class Index, class Device, class XView, class YView>
@@ -92,11 +131,12 @@ void coo_chunks(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                 const std::string& label, typename YView::non_const_value_type alpha,
                 const Coo<Value, Index, Device>& a, const XView& x,
                 typename YView::non_const_value_type beta, const YView& y,
-                const ChunkParts<typename Device::memory_space>& p) {
+                const CooChunks<Index, typename Device::memory_space>& p) {
   using index_view = typename Coo<Value, Index, Device>::index_view;
-  entry_chunks(exec, s, label, alpha,
-               CooRowIndices<index_view>{a.row_indices(), a.nnz(), a.rows()}, a.col_indices(),
-               a.values(), x, beta, y, p);
+  const CooRowIndices<index_view> rows{a.row_indices(), p.empty.data(), a.nnz(),
+                                       static_cast<std::int64_t>(p.empty.extent(0)),
+                                       p.parts.chunks};
+  entry_chunks(exec, s, label, alpha, rows, a.col_indices(), a.values(), x, beta, y, p.parts);
 }
 
 }  // namespace kobalt::detail

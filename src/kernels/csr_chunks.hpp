@@ -88,17 +88,18 @@ struct CsrRowWalk {
   IndexView row_ptr;
   const std::int64_t* first_row;  // the handle's CsrChunks::first_row
 
-  KOKKOS_INLINE_FUNCTION OwnedRows<index_type> owned(std::int64_t c, std::int64_t,
-                                                      std::int64_t) const {
-    return {static_cast<index_type>(first_row[c]), static_cast<index_type>(first_row[c + 1])};
-  }
-  KOKKOS_INLINE_FUNCTION bool is_empty(index_type r, std::int64_t, std::int64_t) const {
-    return row_ptr(r) == row_ptr(r + 1);
+  /// Chunk c owns rows [first_row[c], first_row[c + 1]) and scales the empty ones.
+  template <int W, class F>
+  KOKKOS_INLINE_FUNCTION void for_each_empty(std::int64_t c, std::int64_t, std::int64_t,
+                                             int lane, const F& f) const {
+    const index_type end = static_cast<index_type>(first_row[c + 1]);
+    for (index_type r = static_cast<index_type>(first_row[c]) + lane; r < end; r += W)
+      if (row_ptr(r) == row_ptr(r + 1)) f(r);
   }
   /// The row holding entry `first`: the chunk's first owned row, or the row
   /// before it when that one started in an earlier chunk.
-  KOKKOS_INLINE_FUNCTION Cursor start(std::int64_t first, index_type owned_begin) const {
-    index_type r = owned_begin;
+  KOKKOS_INLINE_FUNCTION Cursor start(std::int64_t c, std::int64_t first) const {
+    index_type r = static_cast<index_type>(first_row[c]);
     if (static_cast<std::int64_t>(row_ptr(r)) > first) --r;
     return {r, static_cast<std::int64_t>(row_ptr(r)), static_cast<std::int64_t>(row_ptr(r + 1))};
   }
@@ -117,7 +118,7 @@ struct CsrRowWalk {
                                              std::int64_t first) const {
     return at.start < first;
   }
-  KOKKOS_INLINE_FUNCTION RowSpan span(const Cursor& at, index_type) const {
+  KOKKOS_INLINE_FUNCTION RowSpan span(const Cursor& at, index_type, std::int64_t) const {
     return {at.start, at.end};
   }
 };

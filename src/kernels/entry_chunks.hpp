@@ -74,12 +74,6 @@ ChunkParts<MemorySpace> make_chunk_parts(const ExecutionSpace& exec, std::int64_
   return p;
 }
 
-/// The rows a chunk owns, [begin, end), as row sources return them.
-template <class Index>
-struct OwnedRows {
-  Index begin, end;
-};
-
 /// The entries [start, end) of one row, as row sources return them.
 struct RowSpan {
   std::int64_t start, end;
@@ -87,15 +81,15 @@ struct RowSpan {
 
 /// The chunk kernel over a row source `Rows`, which provides (all
 /// KOKKOS_INLINE_FUNCTION):
-/// - owned(c, first, last) -> OwnedRows: the rows chunk c owns (every row
-///   is owned by exactly one chunk; it scales those of them without entries);
-/// - is_empty(r, first, last): row r, owned by the chunk [first, last), has
-///   no entries;
-/// - start(first, owned_begin) -> a cursor positioned at entry `first`;
+/// - for_each_empty<W>(c, first, last, lane, f): calls f(r) for this lane's
+///   share of the rows without entries that chunk c scales (every such row
+///   by exactly one chunk and lane);
+/// - start(c, first) -> a cursor positioned at entry `first`;
 /// - row_of(cursor, k): the row of entry k (k increasing per lane);
 /// - ends_by(cursor, row, e): the row's last entry is before entry e;
 /// - started_before(cursor, row, first): the row has entries before `first`;
-/// - span(cursor, row) -> RowSpan: the row's entries.
+/// - span(cursor, row, k) -> RowSpan: the entries of the row that holds
+///   entry k.
 template <class ExecutionSpace, int W, class Rows, class IndexView, class ValueView, class XB,
           class YB, bool HasBeta>
 struct EntryChunkFunctor {
@@ -187,12 +181,11 @@ struct EntryChunkFunctor {
     const std::int64_t last = first + chunk < nnz ? first + chunk : nnz;
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, W), [&](const int lane) {
       constexpr index_type none = index_type(-1);
-      const auto owned = rows.owned(c, first, last);
       if (empty_rows)
-        for (index_type r = owned.begin + lane; r < owned.end; r += W)
-          if (rows.is_empty(r, first, last))
-            y.template store<HasBeta>(r, alpha, Sums<scalar, N>(), beta);
-      auto cursor = rows.start(first, owned.begin);
+        rows.template for_each_empty<W>(c, first, last, lane, [&](const index_type r) {
+          y.template store<HasBeta>(r, alpha, Sums<scalar, N>(), beta);
+        });
+      auto cursor = rows.start(c, first);
       Sums<scalar, N> c_sum, carry;  // carry: the unfinished row of the previous flush
       index_type carry_row = none;
       Finish head, tail;  // the split rows this chunk finishes, if it is their last part
@@ -218,7 +211,7 @@ struct EntryChunkFunctor {
           if (ends && !before) {
             y.template store<HasBeta>(key, alpha, c_sum, beta);  // the whole row is here
           } else if (ends || final_window) {  // the row crosses a chunk border
-            const auto sp = rows.span(cursor, key);
+            const auto sp = rows.span(cursor, key, k);
             (before ? head : tail) = arrive(c, key, sp.start, sp.end, c_sum);
           }
         }

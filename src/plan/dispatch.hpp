@@ -40,7 +40,8 @@ struct Workspace {
   workspace_view<Matrix> gather;  ///< permuted CsrK: P x of a rank-1 apply
   CsrChunks<typename Matrix::memory_space> chunks;  ///< CSR load_balance: partition and partial sums
   CsrMergePath<typename Matrix::memory_space> tiles;  ///< CSR merge_path: tile starts and carries
-  ChunkParts<typename Matrix::memory_space> coo_parts;  ///< COO load_balance: partial sums
+  /// COO load_balance (also ALIGNED_COO's flat part): partial sums, empty rows
+  CooChunks<typename Matrix::index_type, typename Matrix::memory_space> coo_parts;
   std::size_t bytes() const {
     return gather.extent(0) * sizeof(double) + chunks.bytes() + tiles.bytes() + coo_parts.bytes();
   }

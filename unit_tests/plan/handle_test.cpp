@@ -15,6 +15,7 @@
 
 #include <kobalt/kobalt.hpp>
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -92,6 +93,15 @@ constexpr bool is_aligned_coo = false;
 template <class V, class I, class D>
 constexpr bool is_aligned_coo<AlignedCoo<V, I, D>> = true;
 
+/// Bytes of COO load_balance's list of the rows of `a` without entries.
+template <class V, class I, class D>
+std::size_t empty_row_list_bytes(const Coo<V, I, D>& a) {
+  const auto row = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.row_indices());
+  std::vector<bool> has(static_cast<std::size_t>(a.rows()), false);
+  for (std::size_t k = 0; k < row.extent(0); ++k) has[static_cast<std::size_t>(row(k))] = true;
+  return static_cast<std::size_t>(std::count(has.begin(), has.end(), false)) * sizeof(I);
+}
+
 /// Bytes of the split-row parts of `nnz` entries in chunks of launch l.
 inline std::size_t chunk_parts_bytes(std::int64_t nnz, const tuning::LaunchShape& l) {
   if (nnz == 0) return 0;
@@ -118,11 +128,14 @@ std::size_t expected_workspace(const Matrix& a, const Strategy& resolved,
     return (chunks + 1) * 8 + chunk_parts_bytes(a.nnz(), l);
   } else if constexpr (is_coo<Matrix>) {
     return std::holds_alternative<coo::load_balance>(resolved)
-               ? chunk_parts_bytes(a.nnz(), policy.launches.at(0))
+               ? chunk_parts_bytes(a.nnz(), policy.launches.at(0)) + empty_row_list_bytes(a)
                : 0;
   } else if constexpr (is_aligned_coo<Matrix>) {
     (void)resolved;
-    return chunk_parts_bytes(a.flat().nnz(), policy.launches.at(1));  // the flat part's chunks
+    if (a.flat().nnz() == 0) return 0;
+    // The flat part's chunks; rows without flat entries are its empty rows.
+    return chunk_parts_bytes(a.flat().nnz(), policy.launches.at(1)) +
+           empty_row_list_bytes(a.flat());
   } else {
     (void)a, (void)resolved, (void)policy;
     return 0;
