@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // AlignedCoo's seg kernel (004 §IV-D, Fig. 4). An apply (plan/dispatch.hpp)
-// runs the flat part through coo_chunks with beta applied to every row (or
-// y = beta*y when there is no flat part), then this kernel, which adds; the
-// two launches run in order on one execution space instance, so they never
-// overlap.
+// runs y = beta*y (every row, also rows the format does not hold), this
+// kernel, then the flat part through coo_chunks (atomics); the three launches
+// run in order on one execution space instance, so they never overlap.
 //
 // Seg kernel: a portable form of 004 Alg. 2. Alg. 2 accumulates min_rl
 // segments in a register and then adds element-wise into y while other lanes
@@ -57,8 +56,7 @@ struct AlignedCooSegFunctor {
   }
 };
 
-/// y += alpha * (seg part) * x with launch shape s; y already holds beta*y
-/// (and the flat part).
+/// y += alpha * (seg part) * x with launch shape s; y already scaled by the caller.
 template <class ExecutionSpace, class Value, class Index, class Device, class XView, class YView>
 void aligned_coo_seg(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                      const std::string& label, typename YView::non_const_value_type alpha,

@@ -40,7 +40,7 @@ struct Workspace {
   workspace_view<Matrix> gather;  ///< permuted CsrK: P x of a rank-1 apply
   CsrChunks<typename Matrix::memory_space> chunks;  ///< CSR load_balance: partition and partial sums
   CsrMergePath<typename Matrix::memory_space> tiles;  ///< CSR merge_path: tile starts and carries
-  /// COO load_balance (also ALIGNED_COO's flat part): partial sums, empty rows
+  /// COO load_balance: partial sums and the rows without entries
   CooChunks<typename Matrix::index_type, typename Matrix::memory_space> coo_parts;
   std::size_t bytes() const {
     return gather.extent(0) * sizeof(double) + chunks.bytes() + tiles.bytes() + coo_parts.bytes();
@@ -49,13 +49,12 @@ struct Workspace {
 
 /// Formats whose kernels may need workspace (a permuted CsrK gathers P x;
 /// CSR load_balance keeps its chunk partition, merge_path its tiles, COO
-/// load_balance and ALIGNED_COO's flat part their partial sums).
+/// load_balance its partial sums and its list of empty rows).
 template <class Matrix>
 inline constexpr bool may_need_workspace =
     std::is_same_v<typename tuning::format_strategy<Matrix>::type, csrk::strategy> ||
     std::is_same_v<typename tuning::format_strategy<Matrix>::type, csr::strategy> ||
-    std::is_same_v<typename tuning::format_strategy<Matrix>::type, coo::strategy> ||
-    std::is_same_v<typename tuning::format_strategy<Matrix>::type, aligned_coo::strategy>;
+    std::is_same_v<typename tuning::format_strategy<Matrix>::type, coo::strategy>;
 
 /// The workspace argument of kernels that take none.
 struct no_workspace {};
@@ -63,8 +62,8 @@ struct no_workspace {};
 /// The workspace of matrix a for the strategy and policy that will run (a
 /// resolved strategy): room for P x (a.cols() values) for a CsrK with a
 /// permutation, the chunk partition for CSR load_balance, the tiles for
-/// CSR merge_path, the partial sums for COO load_balance and ALIGNED_COO's
-/// flat part, nothing else.
+/// CSR merge_path, the partial sums and empty rows for COO load_balance,
+/// nothing else.
 /// Allocated and filled on `exec`.
 template <class ExecutionSpace, class Matrix, class Strategy>
 Workspace<Matrix> make_workspace(const ExecutionSpace& exec, const Matrix& a,
@@ -87,10 +86,6 @@ Workspace<Matrix> make_workspace(const ExecutionSpace& exec, const Matrix& a,
       const auto& l = policy.launches.at(0);
       w.coo_parts = make_coo_chunks(exec, a, l.entries_per_thread * l.vector_length);
     }
-  } else if constexpr (std::is_same_v<Strategy, aligned_coo::strategy>) {
-    const auto& l = policy.launches.at(1);  // the flat part's chunks
-    if (a.flat().nnz() > 0)
-      w.coo_parts = make_coo_chunks(exec, a.flat(), l.entries_per_thread * l.vector_length);
   } else {
     (void)exec, (void)a, (void)strategy, (void)policy;
   }
@@ -232,21 +227,19 @@ void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace, csrk::g
   csrk_groups(exec, p.launches.at(0), alpha, a, x, beta, y, workspace.gather);
 }
 
-/// 004 §IV-D with the scale fused: the flat part's chunks store
-/// alpha*flat + beta*y on every row (rows without flat entries get beta*y),
-/// then the seg kernel adds its lanes. Without a flat part: y = beta*y, then
-/// the seg kernel. Launches on one instance run in order, so the seg kernel
-/// sees the flat part's y.
+/// 004 §IV-D: y = beta*y on every row, the seg kernel, then the flat part
+/// with 000 Alg. 1's atomics. Running the flat part first as COO
+/// load_balance (beta applied there, two launches) was slower on every
+/// generated matrix (H200, 2026-11-23, coo_chunks_4f980b1.txt: R-MAT 94 vs
+/// 203 GFLOP/s, Zipf 68 vs 119, circuit 142 vs 179, arrow 15 vs 67).
 template <class E, class V, class I, class D, class X, class Y, class W>
-void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace, aligned_coo::flat_then_seg,
+void run(const E& exec, const tuning::SpmvPolicy& p, const W&, aligned_coo::seg_then_flat,
          typename Y::non_const_value_type alpha, const AlignedCoo<V, I, D>& a, const X& x,
          typename Y::non_const_value_type beta, const Y& y) {
-  if (a.flat().nnz() == 0)
-    scale(exec, beta, y);
-  else
-    coo_chunks(exec, p.launches.at(1), kernel_label("aligned_coo", "flat"), alpha, a.flat(), x,
-               beta, y, workspace.coo_parts);
+  scale(exec, beta, y);
   aligned_coo_seg(exec, p.launches.at(0), kernel_label("aligned_coo", "seg"), alpha, a, x, y);
+  coo_segmented(exec, p.launches.at(1), kernel_label("aligned_coo", "flat"), alpha,
+                a.flat().row_indices(), a.flat().col_indices(), a.flat().values(), x, y);
 }
 
 /// The visit over the strategy variant: the one dispatch of every apply.

@@ -307,13 +307,12 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 
 /// ALIGNED_COO with `flat_nnz` entries in its flat part: the seg kernel
 /// walks each lane like a CSR basic row (one thread, no vector lanes), the
-/// flat part runs as COO load_balance (000 Alg. 1's warp chunks). Launches:
-/// {seg, flat}; the flat part runs first.
+/// flat part runs as COO (000 Alg. 1's warp chunks).
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
-                         aligned_coo::flat_then_seg, std::int64_t flat_nnz) {
+                         aligned_coo::seg_then_flat, std::int64_t flat_nnz) {
   MatrixStats flat = stats;
   flat.nnz = flat_nnz;
-  return detail::policy("aligned_coo", "flat_then_seg",
+  return detail::policy("aligned_coo", "seg_then_flat",
                         {row_launch(profile, 1, "seg"), warp_chunk_launch(flat, profile, "flat")},
                         "a thread per lane (004 Alg. 2, race-free form), flat part as COO: " +
                             detail::chunk_rule(flat, profile));

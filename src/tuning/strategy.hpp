@@ -102,12 +102,10 @@ inline const char* name(groups) { return "groups"; }
 }  // namespace csrk
 
 namespace aligned_coo {
-/// The flat part as COO load_balance with beta applied (rows without flat
-/// entries are scaled there), then the seg kernel adds its lanes: two
-/// launches (004 §IV-D scales y in a launch of its own first).
-struct flat_then_seg {};
-using strategy = std::variant<flat_then_seg>;
-inline const char* name(flat_then_seg) { return "flat_then_seg"; }
+/// y = beta*y, the seg kernel, then the flat part as COO (004 §IV-D).
+struct seg_then_flat {};
+using strategy = std::variant<seg_then_flat>;
+inline const char* name(seg_then_flat) { return "seg_then_flat"; }
 }  // namespace aligned_coo
 
 /// Name of the strategy a variant holds ("classical").

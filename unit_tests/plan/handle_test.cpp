@@ -88,10 +88,6 @@ template <class M>
 constexpr bool is_coo = false;
 template <class V, class I, class D>
 constexpr bool is_coo<Coo<V, I, D>> = true;
-template <class M>
-constexpr bool is_aligned_coo = false;
-template <class V, class I, class D>
-constexpr bool is_aligned_coo<AlignedCoo<V, I, D>> = true;
 
 /// Bytes of COO load_balance's list of the rows of `a` without entries.
 template <class V, class I, class D>
@@ -130,12 +126,6 @@ std::size_t expected_workspace(const Matrix& a, const Strategy& resolved,
     return std::holds_alternative<coo::load_balance>(resolved)
                ? chunk_parts_bytes(a.nnz(), policy.launches.at(0)) + empty_row_list_bytes(a)
                : 0;
-  } else if constexpr (is_aligned_coo<Matrix>) {
-    (void)resolved;
-    if (a.flat().nnz() == 0) return 0;
-    // The flat part's chunks; rows without flat entries are its empty rows.
-    return chunk_parts_bytes(a.flat().nnz(), policy.launches.at(1)) +
-           empty_row_list_bytes(a.flat());
   } else {
     (void)a, (void)resolved, (void)policy;
     return 0;
@@ -240,11 +230,11 @@ void for_every_format_and_strategy(const Triplets<V, I>& input, Check&& check) {
     }
   }
   check(to_csrk(csr), csrk::groups{}, "csrk(defaults)");
-  check(to_aligned_coo(csr), aligned_coo::flat_then_seg{}, "aligned_coo(automatic)");
+  check(to_aligned_coo(csr), aligned_coo::seg_then_flat{}, "aligned_coo(automatic)");
   aligned_coo::params hybrid_split;
   hybrid_split.choice = aligned_coo::split::hybrid;
   hybrid_split.flat_unit = 4;
-  check(to_aligned_coo(csr, hybrid_split), aligned_coo::flat_then_seg{},
+  check(to_aligned_coo(csr, hybrid_split), aligned_coo::seg_then_flat{},
         "aligned_coo(hybrid, unit 4)");
 }
 
@@ -290,7 +280,7 @@ TYPED_TEST(Handle, HandleOfAnotherMatrixThrows) {
     EXPECT_THROW(run(to_hybrid(a), to_hybrid(b), hybrid::ell_then_coo{}), invalid_parameter)
         << label;
     EXPECT_THROW(run(to_csrk(a), to_csrk(b), csrk::groups{}), invalid_parameter) << label;
-    EXPECT_THROW(run(to_aligned_coo(a), to_aligned_coo(b), aligned_coo::flat_then_seg{}),
+    EXPECT_THROW(run(to_aligned_coo(a), to_aligned_coo(b), aligned_coo::seg_then_flat{}),
                  invalid_parameter)
         << label;
     // The matrix it was built for (or a copy of it) is accepted.
@@ -400,7 +390,7 @@ TYPED_TEST(Handle, TwoHandlesOfOnePermutedCsrkOnTwoInstances) {
   }
 }
 
-TYPED_TEST(Handle, WorkspaceOnlyForPermutedCsrkChunksAndFlatParts) {
+TYPED_TEST(Handle, WorkspaceOnlyForPermutedCsrkAndLoadBalance) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
   const exec_type exec;
@@ -423,16 +413,11 @@ TYPED_TEST(Handle, WorkspaceOnlyForPermutedCsrkChunksAndFlatParts) {
       const bool lb = std::holds_alternative<coo::load_balance>(h.strategy());
       EXPECT_EQ(h.workspace_bytes() > 0, lb) << variant;
       with_workspace += lb ? 1 : 0;
-    } else if constexpr (is_aligned_coo<M>) {
-      EXPECT_EQ(h.workspace_bytes() > 0, a.flat().nnz() > 0) << variant;
-      with_workspace += a.flat().nnz() > 0 ? 1 : 0;
     } else {
       EXPECT_EQ(h.workspace_bytes(), 0u) << variant;
     }
   });
-  // CSR-2 and CSR-3 with RCM, CSR and COO load_balance, ALIGNED_COO (the
-  // dense row of 101 puts 96 entries in the flat part, automatic and hybrid split).
-  EXPECT_EQ(with_workspace, 6u);
+  EXPECT_EQ(with_workspace, 4u);  // CSR-2 and CSR-3 with RCM, CSR and COO load_balance
 }
 
 

@@ -324,9 +324,9 @@ TEST(SelectHybrid, EllLaunchThenCooChunks) {
 TEST(SelectAlignedCoo, SegLanesThenFlatChunks) {
   for (const DeviceProfile& profile : {host_profile(), fake_gpu_profile()}) {
     const SpmvPolicy p =
-        tuning::select(stats_of(100, 3), profile, aligned_coo::flat_then_seg{}, 40);
+        tuning::select(stats_of(100, 3), profile, aligned_coo::seg_then_flat{}, 40);
     EXPECT_EQ(p.format, "aligned_coo");
-    EXPECT_EQ(p.kernel, "flat_then_seg");
+    EXPECT_EQ(p.kernel, "seg_then_flat");
     ASSERT_EQ(p.launches.size(), 2u);
     EXPECT_EQ(p.launches[0].part, "seg");
     EXPECT_EQ(p.launches[0].vector_length, 1);
@@ -405,7 +405,7 @@ TEST(SelectVariant, EveryFormatsVariantPicksItsAlternative) {
   EXPECT_EQ(tuning::select(s, gpu, csrk::strategy{}, 3).str(),
             tuning::select(s, gpu, csrk::groups{}, 3).str());
   EXPECT_EQ(tuning::select(s, gpu, aligned_coo::strategy{}, 100).str(),
-            tuning::select(s, gpu, aligned_coo::flat_then_seg{}, 100).str());
+            tuning::select(s, gpu, aligned_coo::seg_then_flat{}, 100).str());
 }
 
 // ---- conversion parameters -> layouts ----------------------------------------
