@@ -24,7 +24,13 @@ namespace kobalt::detail {
 template <class IndexView>
 struct CooRowIndices {
   using index_type = typename IndexView::non_const_value_type;
-  struct Cursor {};
+  /// The row of the lane's next entry (read ahead, as Alg. 1's `next`) and
+  /// the row of the entry before the chunk: re-reading them from L2 every
+  /// window made this kernel issue ~3.5x Alg. 1's instructions (ncu, H200,
+  /// 2026-11-23, ncu_coo_chunks_ffca9aa.txt).
+  struct Cursor {
+    index_type next, before_first;
+  };
 
   IndexView row;
   const index_type* empty;  // the rows without entries, increasing (the handle's list)
@@ -36,14 +42,22 @@ struct CooRowIndices {
     const std::int64_t begin = c * empty_count / chunks, end = (c + 1) * empty_count / chunks;
     for (std::int64_t i = begin + lane; i < end; i += W) f(empty[i]);
   }
-  KOKKOS_INLINE_FUNCTION Cursor start(std::int64_t, std::int64_t) const { return {}; }
-  KOKKOS_INLINE_FUNCTION index_type row_of(Cursor&, std::int64_t k) const { return row(k); }
+  KOKKOS_INLINE_FUNCTION Cursor start(std::int64_t, std::int64_t first, int lane) const {
+    const std::int64_t k = first + lane;
+    return {k < nnz ? row(k) : index_type(-1), first > 0 ? row(first - 1) : index_type(-1)};
+  }
+  KOKKOS_INLINE_FUNCTION index_type row_of(Cursor& at, std::int64_t) const { return at.next; }
+  KOKKOS_INLINE_FUNCTION bool next_ends(Cursor& at, index_type r, std::int64_t e) const {
+    if (e >= nnz) return true;
+    at.next = row(e);
+    return at.next != r;
+  }
   KOKKOS_INLINE_FUNCTION bool ends_by(const Cursor&, index_type r, std::int64_t e) const {
     return e >= nnz || row(e) != r;
   }
-  KOKKOS_INLINE_FUNCTION bool started_before(const Cursor&, index_type r,
-                                             std::int64_t first) const {
-    return first > 0 && row(first - 1) == r;
+  KOKKOS_INLINE_FUNCTION bool started_before(const Cursor& at, index_type r,
+                                             std::int64_t) const {
+    return at.before_first == r;
   }
   /// Only split rows ask (at most two per chunk). Galloping from entry k
   /// (1, 2, 4, ... entries away, then bisection) reads near k: a bisection

@@ -98,7 +98,7 @@ struct CsrRowWalk {
   }
   /// The row holding entry `first`: the chunk's first owned row, or the row
   /// before it when that one started in an earlier chunk.
-  KOKKOS_INLINE_FUNCTION Cursor start(std::int64_t c, std::int64_t first) const {
+  KOKKOS_INLINE_FUNCTION Cursor start(std::int64_t c, std::int64_t first, int) const {
     index_type r = static_cast<index_type>(first_row[c]);
     if (static_cast<std::int64_t>(row_ptr(r)) > first) --r;
     return {r, static_cast<std::int64_t>(row_ptr(r)), static_cast<std::int64_t>(row_ptr(r + 1))};
@@ -110,6 +110,9 @@ struct CsrRowWalk {
       at.end = row_ptr(at.r + 1);
     }
     return at.r;
+  }
+  KOKKOS_INLINE_FUNCTION bool next_ends(Cursor& at, index_type, std::int64_t e) const {
+    return at.end <= e;
   }
   KOKKOS_INLINE_FUNCTION bool ends_by(const Cursor& at, index_type, std::int64_t e) const {
     return at.end <= e;

@@ -84,8 +84,10 @@ struct RowSpan {
 /// - for_each_empty<W>(c, first, last, lane, f): calls f(r) for this lane's
 ///   share of the rows without entries that chunk c scales (every such row
 ///   by exactly one chunk and lane);
-/// - start(c, first) -> a cursor positioned at entry `first`;
-/// - row_of(cursor, k): the row of entry k (k increasing per lane);
+/// - start(c, first, lane) -> the lane's cursor, before entry first + lane;
+/// - row_of(cursor, k): the row of entry k (k increasing per lane, W apart);
+/// - next_ends(cursor, row, k + W): the row of entry k ends before entry
+///   k + W (the lane's next entry, which the cursor may read ahead);
 /// - ends_by(cursor, row, e): the row's last entry is before entry e;
 /// - started_before(cursor, row, first): the row has entries before `first`;
 /// - span(cursor, row, k) -> RowSpan: the entries of the row that holds
@@ -185,7 +187,7 @@ struct EntryChunkFunctor {
         rows.template for_each_empty<W>(c, first, last, lane, [&](const index_type r) {
           y.template store<HasBeta>(r, alpha, Sums<scalar, N>(), beta);
         });
-      auto cursor = rows.start(c, first);
+      auto cursor = rows.start(c, first, lane);
       Sums<scalar, N> c_sum, carry;  // carry: the unfinished row of the previous flush
       index_type carry_row = none;
       Finish head, tail;  // the split rows this chunk finishes, if it is their last part
@@ -200,7 +202,7 @@ struct EntryChunkFunctor {
         // 000 Alg. 1 line 6: flush when some lane's next entry (k + W) lies
         // in another row, or on the final window; otherwise every lane keeps
         // accumulating its own row.
-        const bool row_changes = key != none && rows.ends_by(cursor, key, k + W);
+        const bool row_changes = key != none && rows.next_ends(cursor, key, k + W);
         if (!final_window && !L::template any<W>(row_changes)) continue;
         const std::int64_t window_end = base + W < last ? base + W : last;
         const bool ends = key != none && rows.ends_by(cursor, key, window_end);  // last entry here
