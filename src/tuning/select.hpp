@@ -86,8 +86,9 @@ inline int oversubscription(const DeviceProfile& profile, std::int64_t nnz) {
 ///   §3.2.2 as NOTES.md derives it), profile.team_threads / W warps per team;
 ///   each lane walks entries_per_thread = ceil(nnz / (warps · W)) entries.
 /// - Hosts: one lane, one thread per chunk of profile.entries_per_thread.
+/// `omega_cap` (> 0) bounds the rule's ω (never a profile's own ω).
 inline LaunchShape warp_chunk_launch(const MatrixStats& stats, const DeviceProfile& profile,
-                                     const char* part) {
+                                     const char* part, int omega_cap = 0) {
   LaunchShape s;
   s.part = part;
   if (!profile.gpu) {
@@ -98,7 +99,9 @@ inline LaunchShape warp_chunk_launch(const MatrixStats& stats, const DeviceProfi
   s.vector_length = w;
   s.team_size = std::max(1, profile.team_threads / w);
   const std::int64_t nnz = std::max<std::int64_t>(stats.nnz, 1);
-  const std::int64_t most = static_cast<std::int64_t>(oversubscription(profile, nnz)) *
+  int omega = oversubscription(profile, nnz);
+  if (omega_cap > 0 && profile.oversubscription == 0) omega = std::min(omega, omega_cap);
+  const std::int64_t most = static_cast<std::int64_t>(omega) *
                             std::max(profile.compute_units, 1) * std::max(profile.warps_per_cu, 1);
   const std::int64_t warps = std::max<std::int64_t>(1, std::min(most, (nnz + w - 1) / w));
   s.entries_per_thread = (nnz + warps * w - 1) / (warps * w);
@@ -107,13 +110,16 @@ inline LaunchShape warp_chunk_launch(const MatrixStats& stats, const DeviceProfi
 
 namespace detail {
 /// The rule of a warp-chunk launch, for describe().
-inline std::string chunk_rule(const MatrixStats& stats, const DeviceProfile& profile) {
+inline std::string chunk_rule(const MatrixStats& stats, const DeviceProfile& profile,
+                              int omega_cap = 0) {
   if (!profile.gpu)
     return "chunks of " + std::to_string(profile.entries_per_thread) +
            " nonzeros per thread (device profile)";
+  const int omega = oversubscription(profile, stats.nnz);
+  const bool capped = omega_cap > 0 && profile.oversubscription == 0 && omega > omega_cap;
   return "chunks of equal nonzeros per warp, omega = " +
-         std::to_string(oversubscription(profile, stats.nnz)) + " for " +
-         std::to_string(stats.nnz) + " nonzeros (000 §3.2.2)";
+         std::to_string(capped ? omega_cap : omega) + " for " + std::to_string(stats.nnz) +
+         " nonzeros (000 §3.2.2" + (capped ? ", capped for combined chunks)" : ")");
 }
 
 inline SpmvPolicy policy(const char* format, std::string kernel, std::vector<LaunchShape> l,
@@ -177,11 +183,21 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                         detail::chunk_rule(stats, profile));
 }
 
-/// COO load_balance: the same warp chunks, combined without atomics.
+/// COO load_balance: the same warp chunks, combined without atomics. Each
+/// chunk pays a fixed cost (its split rows' parts, fences and counters), so
+/// it wants fewer, longer chunks than Alg. 1: ω swept on the H200
+/// (2026-11-23, fp64/int32, kobalt-bench with the profile's oversubscription
+/// at 2 / 8 / 32 / 128 and the rule's 512, omega_chunks_2cf2183.txt,
+/// GFLOP/s): R-MAT 47 / 160 / 160 / 142 / 96, Zipf 42 / 121 / 117 / 108 / 76,
+/// circuit 45 / 144 / 142 / 138 / 108, arrow 44 / 112 / 97 / 41 / 41,
+/// lap3d 45 / 151 / 149 / 150 / 114. Capped at 8: best or within 1% on
+/// each (the rule itself gives 8 below 2e5 nonzeros).
+inline constexpr int combined_chunks_omega_cap = 8;
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                          coo::load_balance) {
-  return detail::policy("coo", "load_balance", {warp_chunk_launch(stats, profile, "chunks")},
-                        detail::chunk_rule(stats, profile));
+  return detail::policy("coo", "load_balance",
+                        {warp_chunk_launch(stats, profile, "chunks", combined_chunks_omega_cap)},
+                        detail::chunk_rule(stats, profile, combined_chunks_omega_cap));
 }
 
 /// ELL of `width` slots per row: 000 Alg. 4's lanes and warps per row.

@@ -207,6 +207,28 @@ TEST(SelectWarpChunks, LaunchSizeFromOmega) {
   EXPECT_EQ(h.entries_per_thread, host_profile().entries_per_thread);
 }
 
+// COO load_balance takes the same launch with omega capped at 8 (longer
+// chunks amortise each chunk's combine); a profile's own omega is not capped.
+TEST(SelectWarpChunks, CombinedChunksCapOmega) {
+  DeviceProfile gpu = fake_gpu_profile();
+  for (const std::int64_t nnz : {std::int64_t{1000}, std::int64_t{5000000}, std::int64_t{300000000}}) {
+    MatrixStats st = stats_of(1000, 10);
+    st.nnz = nnz;
+    const std::int64_t warps = std::min<std::int64_t>(
+        std::int64_t(std::min(tuning::oversubscription(gpu, nnz), 8)) * 132 * 4, (nnz + 31) / 32);
+    const SpmvPolicy p = tuning::select(st, gpu, coo::load_balance{});
+    EXPECT_EQ(only_launch(p).entries_per_thread, (nnz + warps * 32 - 1) / (warps * 32)) << nnz;
+    EXPECT_EQ(p.rule.find("capped") != std::string::npos, tuning::oversubscription(gpu, nnz) > 8)
+        << p.rule;
+  }
+  gpu.oversubscription = 64;
+  MatrixStats st = stats_of(1000, 10);
+  st.nnz = 5000000;
+  const std::int64_t warps = std::int64_t{64} * 132 * 4;
+  EXPECT_EQ(only_launch(tuning::select(st, gpu, coo::load_balance{})).entries_per_thread,
+            (st.nnz + warps * 32 - 1) / (warps * 32));
+}
+
 TEST(SelectEll, LanesByTheOnePercentRule) {
   // 000 Alg. 4: one lane unless width / rows > 1e-2, then 2^ceil(log2 width)
   // capped at the warp; a full warp per row gets max(min(width / 32, nwarps
