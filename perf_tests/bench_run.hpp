@@ -34,8 +34,9 @@ inline const char* traffic_model =
     "(cols*K*sizeof(value)) + y written once (rows*K*sizeof(value)); beta = 0";
 
 /// y from one apply, compared row by row (and column by column) with the
-/// reference; returns the largest |y - ref| / bound, and whether every entry
-/// is within ReferenceResult::tolerance.
+/// reference; returns the largest |y - ref| / bound over the finite rows, and
+/// whether every entry is accepted (ReferenceResult::accepts: within
+/// tolerance, or NaN/Inf where the reference is NaN/Inf or overflows).
 template <class View, class Value>
 std::pair<double, bool> check(const View& y, const std::vector<ReferenceResult>& ref) {
   auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
@@ -46,10 +47,12 @@ std::pair<double, bool> check(const View& y, const std::vector<ReferenceResult>&
       double got;
       if constexpr (View::rank == 1) got = yh(i);
       else got = yh(i, j);
+      const bool accepted = ref[j].template accepts<Value>(i, got);
+      ok = ok && accepted;
+      if (accepted && !std::isfinite(got)) continue;  // NaN/Inf where the reference allows it
       const double err = std::abs(got - ref[j].y[i]);
       const double bound = ref[j].bound[i];
       worst = std::max(worst, std::isnan(err) ? INFINITY : err / (bound > 0 ? bound : 1.0));
-      ok = ok && err <= ref[j].template tolerance<Value>(i);
     }
   }
   return {worst, ok};
@@ -163,9 +166,28 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, double 
   return m;
 }
 
-/// Runs every input; returns 0 when every format ran and was correct.
+/// Checks what the command line names before anything runs: every format
+/// spec (check_format_specs) and every input folder. Throws usage_error.
+template <class Value, class Index>
+std::vector<std::string> checked_inputs(const Options& o) {
+  try {
+    const std::vector<std::string> specs = o.formats.empty() ? default_format_specs() : o.formats;
+    if (o.rhs == 1)
+      check_format_specs<Kokkos::View<Value*>, Value, Index>(specs, o.rhs);
+    else
+      check_format_specs<Kokkos::View<Value**, Kokkos::LayoutLeft>, Value, Index>(specs, o.rhs);
+    return expand_inputs(o.inputs);
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(e.what());
+  }
+}
+
+/// Runs every input; returns 0 when every format ran and was correct, 1
+/// when a format or an input failed, 3 when the JSON report could not be
+/// written.
 template <class Value, class Index>
 int run(const Options& o) {
+  const auto inputs = checked_inputs<Value, Index>(o);
   DeviceClock clock;
   const CacheFlusher flusher(o.timing);
   std::cerr << "[kobalt-bench] triad probe, 3 x " << (o.triad_bytes >> 20) << " MiB\n";
@@ -195,7 +217,7 @@ int run(const Options& o) {
 
   std::vector<MatrixReport> reports;
   int failures = 0;
-  const auto inputs = expand_inputs(o.inputs);
+  bool json_failed = false;
   for (std::size_t n = 0; n < inputs.size(); ++n) {
     std::cerr << "[kobalt-bench] " << n + 1 << "/" << inputs.size() << " " << inputs[n] << "\n";
     try {
@@ -215,15 +237,23 @@ int run(const Options& o) {
       std::fflush(stdout);
       reports.push_back(std::move(m));
     } catch (const std::exception& e) {
+      // The input stays in the report, with its error and no results.
       std::cerr << "kobalt-bench: " << inputs[n] << ": " << e.what() << "\n";
+      MatrixReport m;
+      m.name = inputs[n];
+      m.source = inputs[n];
+      m.error = e.what();
+      std::printf("%-28s %s\n", m.name.c_str(), e.what());
+      reports.push_back(std::move(m));
       ++failures;
     }
-    if (!o.json.empty()) {
-      std::ofstream out(o.json);
-      write_json(out, info, reports);
-      if (!out) std::cerr << "kobalt-bench: cannot write " << o.json << "\n";
+    if (!o.json.empty() && !write_json_file(o.json, info, reports)) {
+      std::cerr << "kobalt-bench: cannot write the JSON report " << o.json
+                << " (the previous version, if any, is left as it was)\n";
+      json_failed = true;
     }
   }
+  if (json_failed) return 3;
   return failures == 0 ? 0 : 1;
 }
 

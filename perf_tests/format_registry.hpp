@@ -6,7 +6,10 @@
 
 #include <kobalt/kobalt.hpp>
 
+#include <cmath>
+#include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -15,6 +18,9 @@
 namespace kobalt::bench {
 
 /// A parsed spec: name, and either a bare strategy word or key=value pairs.
+/// Parsing is strict: an empty item (a trailing comma), an empty key or
+/// value, a repeated key or a second bare word is an invalid_argument, and
+/// so is a value that is not entirely a number (number(), whole()).
 struct FormatSpec {
   std::string text, name, word;
   std::map<std::string, std::string> keys;
@@ -24,6 +30,7 @@ struct FormatSpec {
     s.text = text;
     const auto colon = text.find(':');
     s.name = text.substr(0, colon);
+    if (s.name.empty()) throw std::invalid_argument("format spec '" + text + "': no format name");
     if (colon == std::string::npos) return s;
     std::string rest = text.substr(colon + 1);
     std::size_t pos = 0;
@@ -31,28 +38,62 @@ struct FormatSpec {
       const auto comma = rest.find(',', pos);
       const std::string item = rest.substr(pos, comma == std::string::npos ? comma : comma - pos);
       const auto eq = item.find('=');
+      if (item.empty()) s.fail("an empty item (a stray comma?)");
       if (eq == std::string::npos) {
-        if (!s.word.empty() || item.empty())
-          throw std::invalid_argument("format spec '" + text + "': expected KEY=VALUE, got '" + item + "'");
+        if (!s.word.empty()) s.fail("expected KEY=VALUE, got '" + item + "'");
         s.word = item;
       } else {
-        s.keys[item.substr(0, eq)] = item.substr(eq + 1);
+        const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+        if (key.empty() || value.empty()) s.fail("expected KEY=VALUE, got '" + item + "'");
+        if (!s.keys.emplace(key, value).second) s.fail("key '" + key + "' given twice");
       }
       if (comma == std::string::npos) break;
       pos = comma + 1;
     }
     return s;
   }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw std::invalid_argument("format spec '" + text + "': " + what);
+  }
+  /// A finite number, the whole value ("2.5", "1e-3"); fallback if absent.
   double number(const std::string& key, double fallback) const {
-    auto it = keys.find(key);
-    return it == keys.end() ? fallback : std::stod(it->second);
+    const auto it = keys.find(key);
+    if (it == keys.end()) return fallback;
+    std::size_t used = 0;
+    double v = 0;
+    try {
+      v = std::stod(it->second, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != it->second.size() || !std::isfinite(v))
+      fail(key + " needs a finite number, got '" + it->second + "'");
+    return v;
+  }
+  /// An integer in [min, max], the whole value in decimal digits ("64",
+  /// not "64abc", "2.5" or "1e30"); fallback if absent.
+  std::int64_t whole(const std::string& key, std::int64_t fallback, std::int64_t min = 0,
+                     std::int64_t max = std::numeric_limits<std::int64_t>::max()) const {
+    const auto it = keys.find(key);
+    if (it == keys.end()) return fallback;
+    std::size_t used = 0;
+    long long v = 0;
+    try {
+      v = std::stoll(it->second, &used, 10);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != it->second.size() || v < min || v > max)
+      fail(key + " needs an integer in [" + std::to_string(min) + ", " + std::to_string(max) +
+           "], got '" + it->second + "'");
+    return v;
   }
   /// Throws if a key other than `allowed` was given (no silent ignoring).
   void only(const std::vector<std::string>& allowed) const {
     for (const auto& [k, v] : keys) {
       bool ok = false;
       for (const auto& a : allowed) ok = ok || a == k;
-      if (!ok) throw std::invalid_argument("format spec '" + text + "': unknown key '" + k + "'");
+      if (!ok) fail("unknown key '" + k + "'");
     }
   }
 };
@@ -112,6 +153,37 @@ inline std::vector<std::string> default_format_specs() {
 }
 
 template <class View, class Value, class Index, class Device>
+Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& csr,
+                       int rhs_columns = 1);
+
+/// Checks every spec once, before any input is loaded, by preparing it on a
+/// 2 x 2 identity: a malformed spec, an unknown name, strategy or key, a
+/// value that is not a number and a parameter the library refuses
+/// (kobalt::invalid_parameter) throw invalid_argument naming the spec.
+/// Failures that depend on the matrix (too large, wrong shape) are left to
+/// each input's run, where they become error rows.
+template <class View, class Value, class Index>
+void check_format_specs(const std::vector<std::string>& specs, int rhs_columns) {
+  Triplets<Value, Index> t;
+  t.rows = t.cols = 2;
+  t.push_back(0, 0, Value(1));
+  t.push_back(1, 1, Value(1));
+  t.assemble();
+  const auto identity = make_csr(t);
+  for (const auto& text : specs) {
+    try {
+      (void)prepare<View>(FormatSpec::parse(text), identity, rhs_columns);
+    } catch (const invalid_parameter& e) {
+      throw std::invalid_argument("format spec '" + text + "': " + e.what());
+    } catch (const std::invalid_argument&) {
+      throw;
+    } catch (const std::exception&) {
+      // depends on the matrix: reported per input
+    }
+  }
+}
+
+template <class View, class Value, class Index, class Device>
 Operator<View> prepare_cusparse(const FormatSpec& spec, const Csr<Value, Index, Device>& a,
                                 int rhs_columns);
 
@@ -123,7 +195,7 @@ Operator<View> prepare_kokkos_kernels(const FormatSpec& spec, const Csr<Value, I
 /// invalid_argument.
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& csr,
-                       [[maybe_unused]] int rhs_columns = 1) {
+                       [[maybe_unused]] int rhs_columns) {
   if (spec.name == "csr") {
     spec.only({});
     csr::strategy strategy = csr::automatic{};
@@ -156,17 +228,17 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
       throw std::invalid_argument("ell strategy '" + spec.word +
                                   "' is not built (known: automatic, rows, column_groups)");
     ell_params p;
-    p.stored_per_row = static_cast<std::int64_t>(spec.number("width", 0));
-    p.stride = static_cast<std::int64_t>(spec.number("stride", 0));
+    p.stored_per_row = spec.whole("width", 0);
+    p.stride = spec.whole("stride", 0);
     auto a = to_ell(csr, p);
     return wrap<decltype(a), View>(a, "width=" + std::to_string(a.stored_per_row()), strategy);
   }
   if (spec.name == "sellp") {
     spec.only({"b", "t", "sigma"});
     sellp_params p;
-    p.slice_size = static_cast<std::int64_t>(spec.number("b", static_cast<double>(p.slice_size)));
-    p.stride_factor = static_cast<std::int64_t>(spec.number("t", static_cast<double>(p.stride_factor)));
-    p.sort_window = static_cast<std::int64_t>(spec.number("sigma", static_cast<double>(p.sort_window)));
+    p.slice_size = spec.whole("b", p.slice_size);
+    p.stride_factor = spec.whole("t", p.stride_factor);
+    p.sort_window = spec.whole("sigma", p.sort_window);
     auto a = to_sellp(csr, p);
     return wrap<decltype(a), View>(
         a, "b=" + std::to_string(p.slice_size) + ",t=" + std::to_string(p.stride_factor) +
@@ -181,7 +253,7 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
       throw std::invalid_argument("hybrid strategy '" + spec.word + "' is unknown");
     } else if (spec.keys.count("column_limit")) {
       spec.only({"column_limit"});
-      strategy = hybrid::column_limit{static_cast<std::int64_t>(spec.number("column_limit", 0))};
+      strategy = hybrid::column_limit{spec.whole("column_limit", 0)};
     } else if (spec.keys.count("imbalance_limit")) {
       spec.only({"imbalance_limit"});
       strategy = hybrid::imbalance_limit{spec.number("imbalance_limit", 0)};
@@ -199,10 +271,10 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
     spec.only({"k", "srs", "ssrs", "rcm"});
     if (!spec.word.empty()) throw std::invalid_argument("csrk takes key=value options only");
     csrk::parameters p;
-    p.k = static_cast<int>(spec.number("k", 0));
-    p.super_row_size = static_cast<std::int64_t>(spec.number("srs", 0));
-    p.super_super_row_size = static_cast<std::int64_t>(spec.number("ssrs", 0));
-    p.order = spec.number("rcm", 0) != 0 ? csrk::reordering::rcm : csrk::reordering::none;
+    p.k = static_cast<int>(spec.whole("k", 0, 0, std::numeric_limits<int>::max()));
+    p.super_row_size = spec.whole("srs", 0);
+    p.super_super_row_size = spec.whole("ssrs", 0);
+    p.order = spec.whole("rcm", 0, 0, 1) != 0 ? csrk::reordering::rcm : csrk::reordering::none;
     auto a = to_csrk(csr, p);
     std::string what = "k=" + std::to_string(a.k()) + ",srs=" + std::to_string(a.super_row_size());
     if (a.k() == 3) what += ",ssrs=" + std::to_string(a.super_super_row_size());
@@ -217,8 +289,8 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
     else if (spec.word == "all_flat") p.choice = aligned_coo::split::all_flat;
     else if (!spec.word.empty() && spec.word != "automatic")
       throw std::invalid_argument("aligned_coo split '" + spec.word + "' is unknown");
-    p.seg_size = static_cast<std::int64_t>(spec.number("seg_size", 0));
-    p.flat_unit = static_cast<int>(spec.number("flat_unit", p.flat_unit));
+    p.seg_size = spec.whole("seg_size", 0);
+    p.flat_unit = static_cast<int>(spec.whole("flat_unit", p.flat_unit, 0, std::numeric_limits<int>::max()));
     auto a = to_aligned_coo(csr, p);
     return wrap<decltype(a), View>(a, std::string(aligned_coo::name(a.split())) +
                                           ",seg_size=" + std::to_string(a.seg_size()) +

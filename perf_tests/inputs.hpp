@@ -4,6 +4,7 @@
 #pragma once
 
 #include "device_info.hpp"
+#include "options.hpp"
 #include "generators/generators.hpp"
 
 #include <kobalt/kobalt.hpp>
@@ -22,21 +23,19 @@ struct Input {
   Csr<Value, Index, default_device> csr;
 };
 
-/// Files and generator specs, directories expanded in name order.
+/// Files and generator specs, directories expanded in name order. A
+/// directory without a .mtx or .mtx.gz file is an invalid_argument (it would
+/// run nothing and look like success).
 inline std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
   namespace fs = std::filesystem;
   std::vector<std::string> out;
-  auto is_matrix = [](const std::string& p) {
-    auto ends = [&](const std::string& s) {
-      return p.size() >= s.size() && p.compare(p.size() - s.size(), s.size(), s) == 0;
-    };
-    return ends(".mtx") || ends(".mtx.gz");
-  };
   for (const auto& in : inputs) {
     if (fs::is_directory(in)) {
       std::vector<std::string> files;
       for (const auto& e : fs::directory_iterator(in))
-        if (is_matrix(e.path().string())) files.push_back(e.path().string());
+        if (is_matrix_file_name(e.path().string())) files.push_back(e.path().string());
+      if (files.empty())
+        throw std::invalid_argument("folder '" + in + "' holds no .mtx or .mtx.gz file");
       std::sort(files.begin(), files.end());
       out.insert(out.end(), files.begin(), files.end());
     } else {

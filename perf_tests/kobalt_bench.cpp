@@ -12,6 +12,9 @@ int main(int argc, char** argv) {
     if (o.value == "double")
       return o.index == "int32" ? run<double, std::int32_t>(o) : run<double, std::int64_t>(o);
     return o.index == "int32" ? run<float, std::int32_t>(o) : run<float, std::int64_t>(o);
+  } catch (const kobalt::bench::usage_error& e) {
+    std::cerr << "kobalt-bench: " << e.what() << "\n(run kobalt-bench --help)\n";
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "kobalt-bench: " << e.what() << "\n";
     return 1;

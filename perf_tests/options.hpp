@@ -5,6 +5,8 @@
 #include "timing.hpp"
 
 #include <cstdlib>
+#include <filesystem>
+#include <limits>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -45,17 +47,22 @@ OPTIONS
                          with -DKOBALT_ENABLE_CUSPARSE=ON, one right-hand side
   --value T       float | double (default double)
   --index T       int32 | int64 (default int32)
-  --rhs K         right-hand sides (default 1; K > 1 uses rank-2 LayoutLeft)
+  --rhs K         right-hand sides, 1..65536 (default 1; K > 1 uses rank-2
+                  LayoutLeft)
   --reorder rcm   give every format and peer the RCM-reordered matrix
                   (default: the input's own ordering, 002's caveat)
-  --warmup N      untimed runs before timing (default 3)
+  --warmup N      untimed runs before timing, 0..1000000 (default 3)
   --reps N        at most N timed runs (default 200); at least 5, and runs
                   stop once about --budget seconds were timed
-  --budget S      timed seconds per format and matrix (default 1.0)
+  --budget S      timed seconds per format and matrix, 0..86400 (default 1.0)
   --cold          rewrite a 512 MiB buffer before every timed run (cold
                   caches); default: warm (repeated runs on the same data)
-  --triad-mib M   size of each triad array in MiB (default 1024)
-  --json FILE     write the JSON report to FILE (rewritten after every matrix)
+  --triad-mib M   size of each triad array in MiB, 1..1048576 (default 1024)
+  --json FILE     write the JSON report to FILE, rewritten atomically after
+                  every matrix (a temporary file renamed over it); inputs
+                  that fail to load are recorded with their error. FILE must
+                  not be an input nor end in .mtx/.mtx.gz, and its folder
+                  must exist. A failed write makes the exit status 3
   --help          this text
 
 Timing: device fenced before and after every timed call; CUDA events on CUDA,
@@ -65,7 +72,14 @@ bytes (padding, pointers and permutations included) + x read once + y
 written once (beta = 0). of_bw = GB/s over the triad probe's GB/s from the
 same process. Setup is the conversion time, also in units of one CSR
 (classical) SpMV. A y outside the tolerance (n_i + 4) * eps * sum_j |a_ij x_j|
-in any row is reported as an error and its time is not counted.
+in any row is reported as an error and its time is not counted; a row whose
+reference is NaN or Inf, or whose terms overflow the value type, may come
+out NaN or Inf.
+
+Exit status: 0 when every format ran and was correct on every input; 1 when
+a format or an input failed (see the table and the JSON); 2 for a bad
+command line (options, format specs, inputs that are not matrices, found
+before anything runs); 3 when the JSON report could not be written.
 )";
 
 struct Options {
@@ -76,9 +90,50 @@ struct Options {
   TimingOptions timing;
 };
 
+/// A bad command line found after Kokkos started (a format spec, an input
+/// folder without matrices): main reports it like fail_usage, exit code 2.
+struct usage_error : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
 [[noreturn]] inline void fail_usage(const std::string& message) {
   std::cerr << "kobalt-bench: " << message << "\n(run kobalt-bench --help)\n";
   std::exit(2);
+}
+
+/// Whether `path` names a Matrix Market file by its extension.
+inline bool is_matrix_file_name(const std::string& path) {
+  auto ends = [&](const std::string& s) {
+    return path.size() >= s.size() && path.compare(path.size() - s.size(), s.size(), s) == 0;
+  };
+  return ends(".mtx") || ends(".mtx.gz");
+}
+
+// The ranges of the integer options: wide enough for any real run, narrow
+// enough that nothing derived from them overflows (x and y of rhs columns,
+// the triad's 3 arrays of triad-mib MiB in bytes).
+inline constexpr long long max_rhs = 1 << 16;
+inline constexpr long long max_warmup = 1000000;
+inline constexpr long long max_reps = std::numeric_limits<int>::max();
+inline constexpr long long max_triad_mib = 1 << 20;  // 1 TiB per array
+inline constexpr double max_budget_seconds = 86400;  // the message below says so
+
+/// The --json path must not be an input, must not look like a matrix file
+/// (`--json victim.mtx one.mtx` with the name forgotten), and its folder
+/// must exist: all checked before anything runs.
+inline void check_json_path(const Options& o) {
+  namespace fs = std::filesystem;
+  if (o.json.empty()) return;
+  if (is_matrix_file_name(o.json))
+    fail_usage("--json " + o.json + " looks like a matrix file (.mtx/.mtx.gz); refusing to overwrite it");
+  std::error_code ec;
+  for (const auto& in : o.inputs)
+    if (fs::exists(in, ec) && fs::exists(o.json, ec) && fs::equivalent(in, o.json, ec))
+      fail_usage("--json " + o.json + " is also an input");
+  const fs::path folder = fs::path(o.json).parent_path();
+  if (!folder.empty() && !fs::is_directory(folder, ec))
+    fail_usage("--json " + o.json + ": folder " + folder.string() + " does not exist");
+  if (fs::is_directory(o.json, ec)) fail_usage("--json " + o.json + " is a folder");
 }
 
 inline Options parse_options(int argc, char** argv, const std::string& generator_help) {
@@ -87,14 +142,16 @@ inline Options parse_options(int argc, char** argv, const std::string& generator
     if (i + 1 >= argc) fail_usage(std::string("missing value after ") + argv[i]);
     return argv[++i];
   };
-  auto integer = [&](const std::string& s, const std::string& what, long long min) {
+  auto integer = [&](const std::string& s, const std::string& what, long long min,
+                     long long max) {
     try {
       std::size_t used = 0;
-      const long long v = std::stoll(s, &used);
-      if (used != s.size() || v < min) throw std::invalid_argument(s);
+      const long long v = std::stoll(s, &used, 10);
+      if (used != s.size() || v < min || v > max) throw std::invalid_argument(s);
       return v;
     } catch (const std::exception&) {
-      fail_usage(what + " needs an integer >= " + std::to_string(min) + ", got '" + s + "'");
+      fail_usage(what + " needs an integer in [" + std::to_string(min) + ", " +
+                 std::to_string(max) + "], got '" + s + "'");
     }
   };
   for (int i = 1; i < argc; ++i) {
@@ -113,25 +170,32 @@ inline Options parse_options(int argc, char** argv, const std::string& generator
       o.index = next(i);
       if (o.index != "int32" && o.index != "int64") fail_usage("--index must be int32 or int64");
     } else if (a == "--rhs") {
-      o.rhs = static_cast<int>(integer(next(i), "--rhs", 1));
+      o.rhs = static_cast<int>(integer(next(i), "--rhs", 1, max_rhs));
     } else if (a == "--reorder") {
       o.reorder = next(i);
       if (o.reorder != "rcm") fail_usage("--reorder takes rcm");
     } else if (a == "--warmup") {
-      o.timing.warmup = static_cast<int>(integer(next(i), "--warmup", 0));
+      o.timing.warmup = static_cast<int>(integer(next(i), "--warmup", 0, max_warmup));
     } else if (a == "--reps") {
-      o.timing.max_reps = static_cast<int>(integer(next(i), "--reps", 1));
+      o.timing.max_reps = static_cast<int>(integer(next(i), "--reps", 1, max_reps));
       o.timing.min_reps = std::min(o.timing.min_reps, o.timing.max_reps);
     } else if (a == "--budget") {
+      const std::string v = next(i);
+      std::size_t used = 0;
+      double seconds = -1;
       try {
-        o.timing.budget_seconds = std::stod(next(i));
+        seconds = std::stod(v, &used);
       } catch (const std::exception&) {
-        fail_usage("--budget needs a number of seconds");
+        used = 0;
       }
+      // !(a <= b) also refuses NaN.
+      if (used != v.size() || !(seconds >= 0) || !(seconds <= max_budget_seconds))
+        fail_usage("--budget needs seconds in [0, 86400], got '" + v + "'");
+      o.timing.budget_seconds = seconds;
     } else if (a == "--cold") {
       o.timing.cold = true;
     } else if (a == "--triad-mib") {
-      o.triad_bytes = integer(next(i), "--triad-mib", 1) << 20;
+      o.triad_bytes = integer(next(i), "--triad-mib", 1, max_triad_mib) << 20;
     } else if (a == "--json") {
       o.json = next(i);
     } else if (!a.empty() && a[0] == '-') {
@@ -141,6 +205,7 @@ inline Options parse_options(int argc, char** argv, const std::string& generator
     }
   }
   if (o.inputs.empty()) fail_usage("no input matrix given");
+  check_json_path(o);
   return o;
 }
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -39,6 +40,7 @@ struct MatrixReport {
   double mean_row_nnz = 0, variance_row_nnz = 0;
   std::string row_class;  ///< "regular" / "irregular" (002 §5.3: variance <= 10)
   std::vector<ResultRow> results;
+  std::optional<std::string> error;  ///< set: the input did not load (no results)
 };
 
 struct RunInfo {
@@ -106,7 +108,8 @@ inline void write_json(std::ostream& os, const RunInfo& run, const std::vector<M
        << ", \"mean_row_nnz\": " << number(m.mean_row_nnz)
        << ", \"variance_row_nnz\": " << number(m.variance_row_nnz)
        << ", \"empty_rows\": " << m.empty_rows << ", \"class\": " << quote(m.row_class) << "}"
-       << ",\n     \"ordering\": " << quote(m.ordering) << ",\n     \"results\": [";
+       << ",\n     \"ordering\": " << quote(m.ordering) << ", \"error\": " << json::text(m.error)
+       << ",\n     \"results\": [";
     for (std::size_t j = 0; j < m.results.size(); ++j) {
       const ResultRow& r = m.results[j];
       os << (j ? "," : "") << "\n      {\"format\": " << quote(r.format)
@@ -125,6 +128,29 @@ inline void write_json(std::ostream& os, const RunInfo& run, const std::vector<M
     os << "]}";
   }
   os << "\n  ]\n}\n";
+}
+
+/// The report written atomically: into `path`.tmp, then renamed over
+/// `path`, so a failed or interrupted write (a full disk) never leaves a
+/// truncated report in place of the previous one. False on any failure.
+inline bool write_json_file(const std::string& path, const RunInfo& run,
+                            const std::vector<MatrixReport>& ms) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    if (!out) return false;
+    write_json(out, run, ms);
+    out.close();  // flushes; a full disk shows here
+    if (out.fail()) {
+      std::remove(temporary.c_str());
+      return false;
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::remove(temporary.c_str());
+    return false;
+  }
+  return true;
 }
 
 /// The table on stdout: fixed-width columns first, the strategy (the

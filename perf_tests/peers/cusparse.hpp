@@ -91,7 +91,8 @@ Operator<View> prepare_cusparse(const FormatSpec& spec, const Csr<Value, Index, 
       stored = coo->stored();
       keep = coo;
     } else if (variant == "sell" && many) {
-      throw std::invalid_argument("cusparse:sell: cusparseSpMM has no Sliced-ELL (--rhs 1 only)");
+      // Not a bad spec: the format cannot run this --rhs (an error row per input).
+      throw std::runtime_error("cusparse:sell: cusparseSpMM has no Sliced-ELL (--rhs 1 only)");
     } else if (variant == "sell") {
       sellp_params p;
       p.slice_size = 32;

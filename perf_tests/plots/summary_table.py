@@ -65,6 +65,8 @@ def main(argv=None):
     print("|---|---|---|---|---|---|---|---|---|")
     groups = {}
     for m in sorted(matrices, key=lambda m: (m["stats"]["class"], -m["nnz"])):
+        if m.get("error") or m["nnz"] == 0:  # an input that did not load, or nothing to time
+            continue
         k, c, kk = best(m, kobalt), best(m, cusparse), best(m, kokkos_kernels)
         limit = 2 * m["nnz"] / ((12 * m["nnz"] + 12 * m["rows"] + 8 * m["cols"]) / (m["triad"] * 1e9)) / 1e9
         size = ">= 5e6" if m["nnz"] >= 5e6 else "1e5-5e6" if m["nnz"] >= 1e5 else "< 1e5"

@@ -29,6 +29,19 @@ struct ReferenceResult {
     return (entries[i] + 4) * std::numeric_limits<Scalar>::epsilon() * bound[i] +
            std::numeric_limits<Scalar>::min();
   }
+
+  /// Whether `got` (computed in Scalar) is an acceptable row i: within
+  /// tolerance, or NaN/Inf where the reference is NaN/Inf (NaN or Inf in A
+  /// or x) or where the row's terms overflow Scalar (bound_i beyond its
+  /// largest value: the partial sums may overflow in any order).
+  template <class Scalar>
+  bool accepts(std::size_t i, double got) const {
+    if (!std::isfinite(y[i])) return !std::isfinite(got);
+    const bool may_overflow =
+        !(bound[i] <= static_cast<double>(std::numeric_limits<Scalar>::max()));
+    if (may_overflow && !std::isfinite(got)) return true;
+    return std::abs(got - y[i]) <= tolerance<Scalar>(i);
+  }
 };
 
 /// y = alpha*A*x + beta*y_in, row by row in double. beta == 0 ignores y_in

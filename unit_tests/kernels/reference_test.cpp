@@ -62,6 +62,33 @@ TEST(ReferenceSpmv, AccumulatesInDouble) {
   EXPECT_EQ(r.y[0], 1.0);
 }
 
+// accepts(): within tolerance, or NaN/Inf only where the reference allows it.
+TEST(ReferenceSpmv, AcceptsNaNAndInfOnlyWhereTheReferenceHasThem) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  Triplets<float, int> t;
+  t.rows = 4;
+  t.cols = 2;
+  t.push_back(0, 0, 1.0f);                                      // finite row
+  t.push_back(1, 0, std::numeric_limits<float>::quiet_NaN());  // NaN in A
+  t.push_back(2, 1, std::numeric_limits<float>::infinity());   // Inf in A
+  t.push_back(3, 0, 3e38f);                                     // finite in double,
+  t.push_back(3, 1, 3e38f);                                     // overflows float
+  const auto r = reference_spmv(t, 1.0, std::vector<float>{1, 1}, 0.0, std::vector<float>(4, 0));
+  EXPECT_TRUE(r.accepts<float>(0, 1.0));
+  EXPECT_FALSE(r.accepts<float>(0, nan));
+  EXPECT_FALSE(r.accepts<float>(0, inf));
+  EXPECT_FALSE(r.accepts<float>(0, 1.5));
+  EXPECT_TRUE(r.accepts<float>(1, nan));
+  EXPECT_FALSE(r.accepts<float>(1, 0.0));
+  EXPECT_TRUE(r.accepts<float>(2, inf));
+  EXPECT_TRUE(r.accepts<float>(2, nan));  // Inf - Inf in another order
+  EXPECT_FALSE(r.accepts<float>(2, 1.0));
+  EXPECT_TRUE(r.accepts<float>(3, inf));  // the float sum overflows
+  EXPECT_TRUE(r.accepts<float>(3, 6e38));
+  EXPECT_FALSE(r.accepts<double>(3, inf));  // in double it must not
+}
+
 TEST(ReferenceSpmv, RejectsWrongSizes) {
   EXPECT_THROW(reference_spmv(small(), 1.0, std::vector<double>(2), 0.0, std::vector<double>(3)),
                dimension_mismatch);
