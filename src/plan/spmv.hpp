@@ -37,6 +37,23 @@ void check_extents(const Matrix& a, const XView& x, const YView& y) {
                              std::to_string(y.extent(1)));
 }
 
+/// y must not share memory with x: an in-place y = A*x would read entries of
+/// x that the kernel has already overwritten (a wrong answer, no error).
+/// Compares the Views' address ranges (data() to the end of their span), so
+/// two strided Views that interleave in one allocation count as overlapping.
+template <class XView, class YView>
+void check_no_alias(const XView& x, const YView& y) {
+  if (x.span() == 0 || y.span() == 0) return;
+  const auto x_first = reinterpret_cast<std::uintptr_t>(x.data());
+  const auto y_first = reinterpret_cast<std::uintptr_t>(y.data());
+  const auto x_end = x_first + x.span() * sizeof(typename XView::value_type);
+  const auto y_end = y_first + y.span() * sizeof(typename YView::value_type);
+  if (x_first < y_end && y_first < x_end)
+    throw invalid_parameter("kobalt::spmv: y overlaps x in memory (" +
+                            std::to_string(x.span()) + " and " + std::to_string(y.span()) +
+                            " entries); give y its own storage");
+}
+
 /// The address of a format's values: two matrices with the same address
 /// share their storage (a copy of a format shares its Views).
 template <class V, class I, class D>
@@ -104,8 +121,9 @@ constexpr void check_types() {
 /// - A: any Kobalt format; its memory space and the Views' must be accessible
 ///   from `exec`. The matrix may hold float while x and y hold double: the
 ///   kernel accumulates in y's value type.
-/// - Throws dimension_mismatch when the extents do not fit and
-///   invalid_parameter when the handle was built for another matrix.
+/// - Throws dimension_mismatch when the extents do not fit, and
+///   invalid_parameter when y overlaps x in memory or the handle was built
+///   for another matrix.
 /// - Each kernel launches under a label "kobalt::spmv<format,strategy>".
 template <class ExecutionSpace, class Matrix, class HandleSpace, class XView, class YView>
 void spmv(const ExecutionSpace& exec, const SpmvHandle<Matrix, HandleSpace>& handle,
@@ -115,6 +133,7 @@ void spmv(const ExecutionSpace& exec, const SpmvHandle<Matrix, HandleSpace>& han
   static_assert(std::is_same_v<ExecutionSpace, HandleSpace>,
                 "kobalt::spmv: the handle was built for another execution space type");
   detail::check_extents(a, x, y);
+  detail::check_no_alias(x, y);
   detail::check_handle_matrix(handle.matrix(), a);
   using scalar = typename YView::non_const_value_type;
   if (a.rows() == 0 || y.extent(1) == 0) return;
@@ -140,6 +159,7 @@ void spmv(const ExecutionSpace& exec, typename YView::const_value_type alpha, co
           const typename tuning::format_strategy<Matrix>::type& strategy = {}) {
   detail::check_types<ExecutionSpace, Matrix, XView, YView>();
   detail::check_extents(a, x, y);
+  detail::check_no_alias(x, y);
   using scalar = typename YView::non_const_value_type;
   if (a.rows() == 0 || y.extent(1) == 0) return;
   if (a.nnz() == 0 || alpha == scalar(0)) {
