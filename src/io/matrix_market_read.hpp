@@ -228,14 +228,49 @@ void emit(const line_source& src, const header& h, std::int64_t i, std::int64_t 
                 h.sym == symmetry::skew_symmetric ? -v : v);
 }
 
+/// An off-diagonal entry of a symmetric or skew-symmetric coordinate file:
+/// its position folded into the lower triangle, which triangle the file put
+/// it in, and its line.
+struct folded_entry {
+  std::int64_t row, col, line;
+  bool upper;
+};
+
+/// A symmetric file stores one triangle: an entry and its mirror both stored
+/// ((1,2) and (2,1)) would be expanded and summed into 2x the value on both
+/// sides, silently. Finds such a pair (sorting the folded positions) and
+/// fails naming both lines; the same position stored twice in one triangle
+/// is a duplicate, summed like in a general file.
+inline void check_one_triangle(const line_source& src, std::vector<folded_entry>& e) {
+  std::sort(e.begin(), e.end(), [](const folded_entry& a, const folded_entry& b) {
+    return a.row != b.row ? a.row < b.row : a.col != b.col ? a.col < b.col : a.line < b.line;
+  });
+  for (std::size_t k = 1; k < e.size(); ++k) {
+    const folded_entry &a = e[k - 1], &b = e[k];
+    if (a.row != b.row || a.col != b.col || a.upper == b.upper) continue;
+    const folded_entry& later = a.line > b.line ? a : b;
+    const folded_entry& earlier = a.line > b.line ? b : a;
+    const auto at = [](const folded_entry& x) {
+      const std::int64_t i = x.upper ? x.col : x.row, j = x.upper ? x.row : x.col;
+      return "(" + std::to_string(i + 1) + ", " + std::to_string(j + 1) + ")";
+    };
+    fail(src, later.line,
+         "entry " + at(later) + " mirrors entry " + at(earlier) + " on line " +
+             std::to_string(earlier.line) +
+             ": a symmetric file stores one triangle (both would be summed into each)");
+  }
+}
+
 /// Coordinate body: one "row col [value]" per line, any order, duplicates allowed.
-/// Symmetric storage is mirrored whichever triangle an entry lies in.
+/// Symmetric storage is mirrored whichever triangle an entry lies in, but not
+/// both triangles for one position (check_one_triangle).
 template <class Value, class Index>
 void read_coordinate(line_source& src, const header& h, const sizes& sz, std::uint64_t limit,
                      Triplets<Value, Index>& t) {
   const int want = h.fld == field::pattern ? 2 : 3;
   std::string_view line, tok[4];
   std::int64_t stored = 0;
+  std::vector<folded_entry> folded;  // symmetric files only
   while (src.next(line)) {
     if (is_skippable(line)) continue;
     if (stored == sz.entries)
@@ -251,11 +286,14 @@ void read_coordinate(line_source& src, const header& h, const sizes& sz, std::ui
     const std::int64_t j = parse_index(src, tok[1], "column", sz.cols);
     const Value v = h.fld == field::pattern ? Value(1) : parse_value<Value>(src, tok[2], h.fld);
     emit(src, h, i, j, v, limit, t);
+    if (h.sym != symmetry::general && i != j)
+      folded.push_back({std::max(i, j), std::min(i, j), src.line(), i < j});
     ++stored;
   }
   if (stored < sz.entries)
     fail(src, src.line() + 1, "end of file after " + std::to_string(stored) + " of " +
                                   std::to_string(sz.entries) + " declared entries");
+  check_one_triangle(src, folded);
 }
 
 /// Array body: one value per line, column-major; symmetric storage holds the

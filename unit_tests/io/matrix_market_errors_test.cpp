@@ -6,6 +6,7 @@
 
 #include <kobalt/io/matrix_market.hpp>
 
+#include <fstream>
 #include <string>
 
 namespace kobalt::test {
@@ -148,6 +149,27 @@ TYPED_TEST(MatrixMarketErrors, WrongTokenCountOnEntryLines) {
 TYPED_TEST(MatrixMarketErrors, SkewSymmetricDiagonal) {
   this->expect("%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 1\n2 2 1\n", 4,
                "diagonal entry (2, 2) in a skew-symmetric matrix");
+}
+
+// A symmetric file that stores both (1,2) and (2,1) would sum them into 2x
+// on both sides: an error naming both lines. The same triangle twice is a
+// duplicate (summed, as in general files), and the upper triangle alone is
+// mirrored as before.
+TYPED_TEST(MatrixMarketErrors, SymmetricFileStoresBothTriangles) {
+  this->expect("%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n1 2 5\n3 3 1\n2 1 5\n", 5,
+               "entry (2, 1) mirrors entry (1, 2) on line 3");
+  this->expect("%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n3 1 2\n1 3 -2\n", 4,
+               "entry (1, 3) mirrors entry (3, 1) on line 3");
+  using V = typename TestFixture::V;
+  using I = typename TestFixture::I;
+  const std::string path = ::testing::TempDir() + "kobalt_one_triangle.mtx";
+  {
+    std::ofstream f(path);
+    f << "%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n1 2 5\n1 2 1\n3 2 4\n";
+  }
+  const auto t = read_matrix_market<V, I>(path);  // (1,2) twice: one duplicate, summed
+  ASSERT_EQ(t.val.size(), 4u);  // (1,2), (2,1), (2,3), (3,2)
+  EXPECT_EQ(t.val[0], V(6));
 }
 
 TYPED_TEST(MatrixMarketErrors, DimensionsOverflowTheIndexType) {
