@@ -78,7 +78,7 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Csr<Value, I
   Kokkos::deep_copy(space, col, a.col_indices());
   Kokkos::deep_copy(space, val, a.values());
   space.fence();
-  return result_t(space, a.rows(), a.cols(), row_ptr, col, val);
+  return result_t(assume_valid, space, a.rows(), a.cols(), row_ptr, col, val);
 }
 
 // The same conversions on the default instance of the matrix's execution space.

@@ -49,7 +49,7 @@ struct CsrArrays {
 
   template <class ExecutionSpace>
   csr_type finish(const ExecutionSpace& exec, Index rows, Index cols) const {
-    return csr_type(exec, rows, cols, row_ptr, col, val);
+    return csr_type(assume_valid, exec, rows, cols, row_ptr, col, val);
   }
 
  private:

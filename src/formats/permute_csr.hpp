@@ -111,7 +111,7 @@ Csr<Value, Index, Device> permute_csr(const ExecutionSpace& space,
         sort_row_by_column(new_col, new_val, static_cast<std::int64_t>(out),
                            static_cast<std::int64_t>(out + len));
       });
-  return result_t(space, a.rows(), a.cols(), new_row_ptr, new_col, new_val);
+  return result_t(assume_valid, space, a.rows(), a.cols(), new_row_ptr, new_col, new_val);
 }
 
 }  // namespace kobalt::detail
