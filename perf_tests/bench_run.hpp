@@ -89,6 +89,11 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, double 
   const int k = o.rhs;
   const auto host = to_triplets(csr);
   View x, y;
+  check_storage<typename View::memory_space>(
+      "kobalt-bench: x and y",
+      (static_cast<std::uint64_t>(csr.cols()) + static_cast<std::uint64_t>(csr.rows())) *
+          static_cast<std::uint64_t>(k) * sizeof(Value),
+      0);
   if constexpr (View::rank == 1) {
     x = View("x", csr.cols());
     y = View("y", csr.rows());

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -37,6 +38,11 @@ inline std::uint64_t host_l2_bytes() {
   in >> unit;
   return unit == 'K' ? value * 1024 : unit == 'M' ? value * 1024 * 1024 : value;
 }
+
+/// Bytes the host can allocate now: Linux's MemAvailable (free memory plus
+/// the page cache and buffers the kernel would reclaim), else the free
+/// pages. The free pages alone undercount by the whole page cache.
+inline std::uint64_t host_available_bytes();
 
 inline std::uint64_t host_pages(int name) {
   const long pages = sysconf(name);
@@ -121,16 +127,30 @@ struct loads {
   KOKKOS_INLINE_FUNCTION static T streaming(const T* p) { return *p; }
 };
 
-/// Memory of a space; this primary template is host memory (free = pages
-/// available now).
+/// Memory of a space; this primary template is host memory (free = what
+/// can be allocated now, detail::host_available_bytes).
 template <class MemorySpace>
 struct memory {
   static MemoryInfo info() {
     MemoryInfo m;
     m.total_bytes = detail::host_pages(_SC_PHYS_PAGES);
-    m.free_bytes = detail::host_pages(_SC_AVPHYS_PAGES);
+    m.free_bytes = detail::host_available_bytes();
     return m;
   }
 };
+
+namespace detail {
+inline std::uint64_t host_available_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string line;
+  const std::string key = "MemAvailable:";
+  while (std::getline(meminfo, line))
+    if (line.compare(0, key.size(), key) == 0) {
+      const std::uint64_t kib = std::strtoull(line.c_str() + key.size(), nullptr, 10);
+      if (kib > 0) return kib * 1024;
+    }
+  return host_pages(_SC_AVPHYS_PAGES);
+}
+}  // namespace detail
 
 }  // namespace kobalt::arch

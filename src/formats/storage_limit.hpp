@@ -16,20 +16,23 @@
 
 namespace kobalt {
 
-/// Bytes a memory space can hold: the device's total memory for GPU spaces,
-/// the host's physical memory otherwise (arch::memory_info); UINT64_MAX when
-/// unknown.
+/// Bytes a memory space can allocate now (arch::memory_info): what is free
+/// on the GPU, what the host could make available (Linux's MemAvailable);
+/// the total when free is unknown, UINT64_MAX when both are. Total memory
+/// let a 67-byte file ask for 22 GiB of row pointers on a 24 GiB machine
+/// (issue 17).
 template <class MemorySpace>
-std::uint64_t device_capacity_bytes() {
-  const std::uint64_t total = arch::memory_info<MemorySpace>().total_bytes;
-  return total != 0 ? total : UINT64_MAX;
+std::uint64_t available_bytes() {
+  const arch::MemoryInfo m = arch::memory_info<MemorySpace>();
+  return m.free_bytes != 0 ? m.free_bytes : m.total_bytes != 0 ? m.total_bytes : UINT64_MAX;
 }
 
-/// Throws format_too_large if `needed` bytes exceed `limit` (0 = the
-/// capacity of MemorySpace). `what` names the conversion for the message.
+/// Throws format_too_large if `needed` bytes exceed `limit` (0 = what
+/// MemorySpace can allocate now). `what` names the allocation for the
+/// message.
 template <class MemorySpace>
 void check_storage(const std::string& what, std::uint64_t needed, std::uint64_t limit) {
-  const std::uint64_t effective = limit != 0 ? limit : device_capacity_bytes<MemorySpace>();
+  const std::uint64_t effective = limit != 0 ? limit : available_bytes<MemorySpace>();
   if (needed > effective) throw format_too_large(what, needed, effective);
 }
 

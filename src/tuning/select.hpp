@@ -545,7 +545,7 @@ aligned_coo::layout select(const ExecutionSpace& exec, const RowPtr& row_ptr,
       entry_bytes == 0 ? 0
       : p.max_bytes != 0
           ? p.max_bytes
-          : device_capacity_bytes<typename RowPtr::memory_space>();
+          : available_bytes<typename RowPtr::memory_space>();
   const aligned_coo_choice c = choose_aligned_coo(exec, row_ptr, p, entry_bytes, limit);
   aligned_coo::layout l;
   l.choice = c.split;

@@ -6,8 +6,8 @@ cmake_minimum_required(VERSION 3.20)
 # MESSAGE. SETUP names a preparation: "json_tmp_is_folder" makes WORK/r.json
 # hold "old" and WORK/r.json.tmp a folder, so the report cannot be written
 # and the old report must survive; "corrupt_input" writes WORK/bad.mtx;
-# "nan_input" writes WORK/nan.mtx with NaN and Inf entries; "empty_folder"
-# makes WORK/empty.
+# "nan_input" writes WORK/nan.mtx with NaN and Inf entries; "huge_rows"
+# writes WORK/huge.mtx declaring 2^40 rows; "empty_folder" makes WORK/empty.
 # Usage: cmake -DBENCH=... -DDATA=... -DWORK=... -DARGS=... -DRC=... -DMESSAGE=... [-DSETUP=...] -P expect_bench.cmake
 foreach(var BENCH DATA WORK ARGS RC MESSAGE)
   if(NOT DEFINED ${var})
@@ -23,6 +23,8 @@ elseif(SETUP STREQUAL "corrupt_input")
   file(WRITE ${WORK}/bad.mtx "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.0\n")
 elseif(SETUP STREQUAL "nan_input")
   file(WRITE ${WORK}/nan.mtx "%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 nan\n2 2 inf\n3 1 1.0\n3 3 -inf\n")
+elseif(SETUP STREQUAL "huge_rows")
+  file(WRITE ${WORK}/huge.mtx "%%MatrixMarket matrix coordinate real general\n1099511627776 3 1\n1 1 1.0\n")
 elseif(SETUP STREQUAL "empty_folder")
   file(MAKE_DIRECTORY ${WORK}/empty)
 endif()

@@ -75,5 +75,21 @@ TYPED_TEST(CsrChecks, SpareCapacityIsNotPartOfTheMatrix) {
   expect_spmv_matches_reference(to_ell(a), t, "ell of a csr with spare capacity");
 }
 
+// Allocations sized by the input are checked against what the device can
+// allocate now, before allocating: 2^40 rows ask for 8.8 TB of row pointers.
+TEST(CsrChecksMemory, RowPointerLargerThanMemoryIsRefusedBeforeAllocating) {
+  Triplets<double, std::int64_t> t;
+  t.rows = std::int64_t{1} << 40;
+  t.cols = 3;
+  t.push_back(0, 0, 1.0);
+  try {
+    make_csr(t);
+    ADD_FAILURE() << "expected format_too_large";
+  } catch (const format_too_large& e) {
+    EXPECT_GT(e.needed_bytes(), (std::uint64_t{1} << 40) * sizeof(std::int64_t));
+    EXPECT_LT(e.limit_bytes(), e.needed_bytes());
+  }
+}
+
 }  // namespace
 }  // namespace kobalt::test
