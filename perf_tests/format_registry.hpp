@@ -4,6 +4,8 @@
 // is NAME[:KEY=VALUE,...] or NAME:STRATEGY.
 #pragma once
 
+#include "options.hpp"
+
 #include <kobalt/kobalt.hpp>
 
 #include <cmath>
@@ -59,16 +61,9 @@ struct FormatSpec {
   double number(const std::string& key, double fallback) const {
     const auto it = keys.find(key);
     if (it == keys.end()) return fallback;
-    std::size_t used = 0;
-    double v = 0;
-    try {
-      v = std::stod(it->second, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != it->second.size() || !std::isfinite(v))
-      fail(key + " needs a finite number, got '" + it->second + "'");
-    return v;
+    const auto v = parse_number(it->second);
+    if (!v) fail(key + " needs a finite number, got '" + it->second + "'");
+    return *v;
   }
   /// An integer in [min, max], the whole value in decimal digits ("64",
   /// not "64abc", "2.5" or "1e30"); fallback if absent.
@@ -76,17 +71,11 @@ struct FormatSpec {
                      std::int64_t max = std::numeric_limits<std::int64_t>::max()) const {
     const auto it = keys.find(key);
     if (it == keys.end()) return fallback;
-    std::size_t used = 0;
-    long long v = 0;
-    try {
-      v = std::stoll(it->second, &used, 10);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != it->second.size() || v < min || v > max)
+    const auto v = parse_whole(it->second, min, max);
+    if (!v)
       fail(key + " needs an integer in [" + std::to_string(min) + ", " + std::to_string(max) +
            "], got '" + it->second + "'");
-    return v;
+    return *v;
   }
   /// Throws if a key other than `allowed` was given (no silent ignoring).
   void only(const std::vector<std::string>& allowed) const {

@@ -4,7 +4,9 @@
 
 #include "timing.hpp"
 
+#include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <filesystem>
 #include <limits>
 #include <iostream>
@@ -90,6 +92,34 @@ struct Options {
   TimingOptions timing;
 };
 
+/// `text` as a whole decimal integer in [min, max] ("64", not "64abc", "2.5"
+/// or "1e30"); nullopt otherwise. Shared by the options and the format specs.
+inline std::optional<long long> parse_whole(const std::string& text, long long min,
+                                            long long max) {
+  std::size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(text, &used, 10);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (used != text.size() || v < min || v > max) return std::nullopt;
+  return v;
+}
+
+/// `text` as a whole finite number ("2.5", "1e-3"; not "nan" or "1abc").
+inline std::optional<double> parse_number(const std::string& text) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (used != text.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
 /// A bad command line found after Kokkos started (a format spec, an input
 /// folder without matrices): main reports it like fail_usage, exit code 2.
 struct usage_error : std::invalid_argument {
@@ -144,15 +174,11 @@ inline Options parse_options(int argc, char** argv, const std::string& generator
   };
   auto integer = [&](const std::string& s, const std::string& what, long long min,
                      long long max) {
-    try {
-      std::size_t used = 0;
-      const long long v = std::stoll(s, &used, 10);
-      if (used != s.size() || v < min || v > max) throw std::invalid_argument(s);
-      return v;
-    } catch (const std::exception&) {
+    const auto v = parse_whole(s, min, max);
+    if (!v)
       fail_usage(what + " needs an integer in [" + std::to_string(min) + ", " +
                  std::to_string(max) + "], got '" + s + "'");
-    }
+    return *v;
   };
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -181,17 +207,10 @@ inline Options parse_options(int argc, char** argv, const std::string& generator
       o.timing.min_reps = std::min(o.timing.min_reps, o.timing.max_reps);
     } else if (a == "--budget") {
       const std::string v = next(i);
-      std::size_t used = 0;
-      double seconds = -1;
-      try {
-        seconds = std::stod(v, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      // !(a <= b) also refuses NaN.
-      if (used != v.size() || !(seconds >= 0) || !(seconds <= max_budget_seconds))
+      const auto seconds = parse_number(v);
+      if (!seconds || *seconds < 0 || *seconds > max_budget_seconds)
         fail_usage("--budget needs seconds in [0, 86400], got '" + v + "'");
-      o.timing.budget_seconds = seconds;
+      o.timing.budget_seconds = *seconds;
     } else if (a == "--cold") {
       o.timing.cold = true;
     } else if (a == "--triad-mib") {

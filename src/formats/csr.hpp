@@ -4,6 +4,7 @@
 // matrix's.
 #pragma once
 
+#include "entry_on_host.hpp"
 #include "format_traits.hpp"
 #include "../compat.hpp"
 #include "../errors.hpp"
@@ -44,9 +45,8 @@ template <class ExecutionSpace, class IndexView>
 std::int64_t checked_csr_nnz(const ExecutionSpace& exec, std::int64_t rows, std::int64_t cols,
                              const IndexView& row_ptr, const IndexView& col,
                              std::int64_t capacity) {
-  const auto ends = Kokkos::create_mirror_view_and_copy(
-      Kokkos::HostSpace(), Kokkos::subview(row_ptr, std::make_pair<std::int64_t, std::int64_t>(0, rows + 1)));
-  const std::int64_t first = ends(0), nnz = ends(rows);
+  exec.fence();  // the caller may have filled the arrays on exec
+  const std::int64_t first = entry_on_host(row_ptr, 0), nnz = entry_on_host(row_ptr, rows);
   if (first != 0)
     throw invalid_matrix("kobalt::Csr: row_ptr(0) = " + std::to_string(first) + ", expected 0");
   if (nnz > capacity || nnz < 0)
