@@ -21,9 +21,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +58,17 @@ std::pair<double, bool> check(const View& y, const std::vector<ReferenceResult>&
     }
   }
   return {worst, ok};
+}
+
+/// Entries of device View `y` whose bits differ from host copy `before`.
+template <class HostView, class View>
+std::size_t differing_bits(const HostView& before, const View& y) {
+  const auto now = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  using value = typename View::non_const_value_type;
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < before.span(); ++i)  // both contiguous, same layout
+    differ += std::memcmp(before.data() + i, now.data() + i, sizeof(value)) != 0 ? 1 : 0;
+  return differ;
 }
 
 template <class Value, class Index, class View>
@@ -157,7 +170,23 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, double 
       m.results.push_back(r);
       continue;
     }
+    // A fixed-order handle must give the same bits after the timed applies
+    // (each is y = A*x with the same x) as on the first.
+    std::optional<typename View::HostMirror> first;
+    if (op.reproducible.value_or(false))
+      first = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
     const Timing t = time_runs([&] { op.apply(x, y); }, o.timing, clock, flusher);
+    r.reproducible = op.reproducible;
+    if (first) {
+      const std::size_t differ = differing_bits(*first, y);
+      if (differ > 0) {
+        r.reproducible = false;
+        r.error = "not reproducible: " + std::to_string(differ) +
+                  " entries of y changed their bits between applies";
+        m.results.push_back(r);
+        continue;
+      }
+    }
     r.time_ms_median = t.median * 1e3;
     r.time_ms_min = t.min * 1e3;
     r.reps = t.reps;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Format specs by name ("csr:classical", "sellp:b=32,t=1", ...) -> a prepared
 // operator: the converted matrix behind a type-erased apply. The spec grammar
-// is NAME[:KEY=VALUE,...] or NAME:STRATEGY.
+// is NAME[:KEY=VALUE,...] or NAME:STRATEGY[,KEY=VALUE...]; every Kobalt
+// format also takes reproducible=1 (a handle made with kobalt::reproducible).
 #pragma once
 
+#include "format_spec.hpp"
 #include "options.hpp"
 
 #include <kobalt/kobalt.hpp>
@@ -13,79 +15,12 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace kobalt::bench {
-
-/// A parsed spec: name, and either a bare strategy word or key=value pairs.
-/// Parsing is strict: an empty item (a trailing comma), an empty key or
-/// value, a repeated key or a second bare word is an invalid_argument, and
-/// so is a value that is not entirely a number (number(), whole()).
-struct FormatSpec {
-  std::string text, name, word;
-  std::map<std::string, std::string> keys;
-
-  static FormatSpec parse(const std::string& text) {
-    FormatSpec s;
-    s.text = text;
-    const auto colon = text.find(':');
-    s.name = text.substr(0, colon);
-    if (s.name.empty()) throw std::invalid_argument("format spec '" + text + "': no format name");
-    if (colon == std::string::npos) return s;
-    std::string rest = text.substr(colon + 1);
-    std::size_t pos = 0;
-    while (pos <= rest.size()) {
-      const auto comma = rest.find(',', pos);
-      const std::string item = rest.substr(pos, comma == std::string::npos ? comma : comma - pos);
-      const auto eq = item.find('=');
-      if (item.empty()) s.fail("an empty item (a stray comma?)");
-      if (eq == std::string::npos) {
-        if (!s.word.empty()) s.fail("expected KEY=VALUE, got '" + item + "'");
-        s.word = item;
-      } else {
-        const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
-        if (key.empty() || value.empty()) s.fail("expected KEY=VALUE, got '" + item + "'");
-        if (!s.keys.emplace(key, value).second) s.fail("key '" + key + "' given twice");
-      }
-      if (comma == std::string::npos) break;
-      pos = comma + 1;
-    }
-    return s;
-  }
-  [[noreturn]] void fail(const std::string& what) const {
-    throw std::invalid_argument("format spec '" + text + "': " + what);
-  }
-  /// A finite number, the whole value ("2.5", "1e-3"); fallback if absent.
-  double number(const std::string& key, double fallback) const {
-    const auto it = keys.find(key);
-    if (it == keys.end()) return fallback;
-    const auto v = parse_number(it->second);
-    if (!v) fail(key + " needs a finite number, got '" + it->second + "'");
-    return *v;
-  }
-  /// An integer in [min, max], the whole value in decimal digits ("64",
-  /// not "64abc", "2.5" or "1e30"); fallback if absent.
-  std::int64_t whole(const std::string& key, std::int64_t fallback, std::int64_t min = 0,
-                     std::int64_t max = std::numeric_limits<std::int64_t>::max()) const {
-    const auto it = keys.find(key);
-    if (it == keys.end()) return fallback;
-    const auto v = parse_whole(it->second, min, max);
-    if (!v)
-      fail(key + " needs an integer in [" + std::to_string(min) + ", " + std::to_string(max) +
-           "], got '" + it->second + "'");
-    return *v;
-  }
-  /// Throws if a key other than `allowed` was given (no silent ignoring).
-  void only(const std::vector<std::string>& allowed) const {
-    for (const auto& [k, v] : keys) {
-      bool ok = false;
-      for (const auto& a : allowed) ok = ok || a == k;
-      if (!ok) fail("unknown key '" + k + "'");
-    }
-  }
-};
 
 /// The converted matrix, ready to apply.
 template <class View>
@@ -95,21 +30,30 @@ struct Operator {
   std::string rule;       ///< why (the selector's rule); empty for peers
   std::uint64_t bytes = 0;     ///< storage of the format, padding included
   std::int64_t stored = 0;     ///< stored entries, padding included
+  std::optional<bool> reproducible;  ///< Kobalt: the handle adds in a fixed order
 };
 
 /// A Kobalt operator: a handle built once (its setup counts as setup time),
 /// applied on the default instance. `layout` names the format's own
 /// parameters ("t=12"), the handle adds the kernel and launch shapes.
+/// `strategy` unset: the format's default, or with `reproducible` its
+/// fixed-order default (tuning::reproducible_strategy).
 template <class Matrix, class View>
 Operator<View> wrap(Matrix a, const std::string& layout,
-                    const typename tuning::format_strategy<Matrix>::type& strategy = {}) {
+                    const std::optional<typename tuning::format_strategy<Matrix>::type>& strategy,
+                    bool reproducible) {
   using exec = typename Matrix::execution_space;
+  using strategy_type = typename tuning::format_strategy<Matrix>::type;
   Operator<View> op;
   op.bytes = a.bytes();
   op.stored = a.stored();
-  const auto handle = make_handle(exec(), a, strategy);
+  const auto handle =
+      reproducible ? make_handle(exec(), a, strategy.value_or(tuning::reproducible_strategy<strategy_type>()),
+                                 kobalt::reproducible)
+                   : make_handle(exec(), a, strategy.value_or(strategy_type{}));
   op.strategy = (layout.empty() ? "" : layout + " ") + handle.summary();
   op.rule = handle.policy().rule;
+  op.reproducible = handle.reproducible();
   op.apply = [a, handle](const View& x, const View& y) {
     using scalar = typename View::non_const_value_type;
     kobalt::spmv(exec(), handle, scalar(1), a, x, scalar(0), y);
@@ -127,7 +71,8 @@ inline std::vector<std::string> default_format_specs() {
                                     "coo:load_balance",
                                     "ell",         "ell:column_groups", "sellp",
                                     "sellp:b=32,t=1", "sellp:b=8,t=8",  "hybrid",
-                                    "csrk:k=2",    "csrk:k=3",         "aligned_coo"};
+                                    "csrk:k=2",    "csrk:k=3",         "aligned_coo",
+                                    "hybrid:reproducible=1", "aligned_coo:reproducible=1"};
 #if defined(KOBALT_BENCH_KOKKOSKERNELS)
   specs.push_back("kk");
 #endif
@@ -143,7 +88,13 @@ inline std::vector<std::string> default_format_specs() {
 
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& csr,
-                       int rhs_columns = 1);
+                       int rhs_columns = 1, std::uint64_t max_bytes = 0);
+
+/// The storage a spec may take on check_format_specs' 2 x 2 identity. A
+/// spec asking for more there (sellp:b=611111111 pads two rows to 611M:
+/// 7 GB, found by fuzz/specs_fuzz) is left to each input's run, where the
+/// matrix sets its size and the free memory its limit.
+inline constexpr std::uint64_t spec_check_bytes = std::uint64_t{1} << 20;
 
 /// Checks every spec once, before any input is loaded, by preparing it on a
 /// 2 x 2 identity: a malformed spec, an unknown name, strategy or key, a
@@ -161,7 +112,7 @@ void check_format_specs(const std::vector<std::string>& specs, int rhs_columns) 
   const auto identity = make_csr(t);
   for (const auto& text : specs) {
     try {
-      (void)prepare<View>(FormatSpec::parse(text), identity, rhs_columns);
+      (void)prepare<View>(FormatSpec::parse(text), identity, rhs_columns, spec_check_bytes);
     } catch (const invalid_parameter& e) {
       throw std::invalid_argument("format spec '" + text + "': " + e.what());
     } catch (const std::invalid_argument&) {
@@ -180,14 +131,18 @@ template <class View, class Value, class Index, class Device>
 Operator<View> prepare_kokkos_kernels(const FormatSpec& spec, const Csr<Value, Index, Device>& a);
 
 /// Converts `csr` as `spec` says, for x and y of `rhs_columns` columns
-/// (peers that plan per column count need it). Unknown names and keys throw
-/// invalid_argument.
+/// (peers that plan per column count need it), into at most `max_bytes` of
+/// storage (0: what the device holds; Kobalt formats only). Unknown names
+/// and keys throw invalid_argument.
 template <class View, class Value, class Index, class Device>
-Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& csr,
-                       [[maybe_unused]] int rhs_columns) {
+Operator<View> prepare(const FormatSpec& given, const Csr<Value, Index, Device>& csr,
+                       [[maybe_unused]] int rhs_columns, std::uint64_t max_bytes) {
+  // reproducible=1, on every Kobalt format: a handle made with kobalt::reproducible.
+  FormatSpec spec = given;
+  const bool reproducible = !is_peer(spec.name) && spec.take_flag("reproducible");
   if (spec.name == "csr") {
     spec.only({});
-    csr::strategy strategy = csr::automatic{};
+    std::optional<csr::strategy> strategy;
     if (spec.word == "basic") strategy = csr::basic{};
     else if (spec.word == "classical") strategy = csr::classical{};
     else if (spec.word == "load_balance") strategy = csr::load_balance{};
@@ -196,21 +151,22 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
       throw std::invalid_argument(
           "csr strategy '" + spec.word +
           "' is not built (known: automatic, basic, classical, load_balance, merge_path)");
-    auto a = to_csr(csr);
-    return wrap<decltype(a), View>(a, "", strategy);
+    auto a = to_csr(csr, convert_options{max_bytes});
+    return wrap<decltype(a), View>(a, "", strategy, reproducible);
   }
   if (spec.name == "coo") {
     spec.only({});
-    coo::strategy strategy = coo::segmented{};
-    if (spec.word == "load_balance") strategy = coo::load_balance{};
-    else if (!spec.word.empty() && spec.word != "segmented")
+    std::optional<coo::strategy> strategy;
+    if (spec.word == "segmented") strategy = coo::segmented{};
+    else if (spec.word == "load_balance") strategy = coo::load_balance{};
+    else if (!spec.word.empty())
       throw std::invalid_argument("coo strategy '" + spec.word +
                                   "' is not built (known: segmented, load_balance)");
-    return wrap<Coo<Value, Index, Device>, View>(to_coo(csr), "", strategy);
+    return wrap<Coo<Value, Index, Device>, View>(to_coo(csr, convert_options{max_bytes}), "", strategy, reproducible);
   }
   if (spec.name == "ell") {
     spec.only({"width", "stride"});
-    ell::strategy strategy = ell::automatic{};
+    std::optional<ell::strategy> strategy;
     if (spec.word == "rows") strategy = ell::rows{};
     else if (spec.word == "column_groups") strategy = ell::column_groups{};
     else if (!spec.word.empty() && spec.word != "automatic")
@@ -219,8 +175,10 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
     ell_params p;
     p.stored_per_row = spec.whole("width", 0);
     p.stride = spec.whole("stride", 0);
+    p.max_bytes = max_bytes;
     auto a = to_ell(csr, p);
-    return wrap<decltype(a), View>(a, "width=" + std::to_string(a.stored_per_row()), strategy);
+    return wrap<decltype(a), View>(a, "width=" + std::to_string(a.stored_per_row()), strategy,
+                                   reproducible);
   }
   if (spec.name == "sellp") {
     spec.only({"b", "t", "sigma"});
@@ -228,11 +186,13 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
     p.slice_size = spec.whole("b", p.slice_size);
     p.stride_factor = spec.whole("t", p.stride_factor);
     p.sort_window = spec.whole("sigma", p.sort_window);
+    p.max_bytes = max_bytes;
     auto a = to_sellp(csr, p);
     return wrap<decltype(a), View>(
         a, "b=" + std::to_string(p.slice_size) + ",t=" + std::to_string(p.stride_factor) +
                (p.sort_window > 1 ? ",sigma=" + std::to_string(p.sort_window) : "") +
-               ",stored=" + std::to_string(a.stored()));
+               ",stored=" + std::to_string(a.stored()),
+        std::nullopt, reproducible);
   }
   if (spec.name == "hybrid") {
     hybrid::partition strategy = hybrid::automatic{};
@@ -253,8 +213,10 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
     } else {
       spec.only({});
     }
-    auto a = to_hybrid(csr, strategy);
-    return wrap<decltype(a), View>(a, hybrid::describe(strategy) + ",t=" + std::to_string(a.ell_width()));
+    auto a = to_hybrid(csr, strategy, convert_options{max_bytes});
+    return wrap<decltype(a), View>(
+        a, hybrid::describe(strategy) + ",t=" + std::to_string(a.ell_width()), std::nullopt,
+        reproducible);
   }
   if (spec.name == "csrk") {
     spec.only({"k", "srs", "ssrs", "rcm"});
@@ -264,11 +226,12 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
     p.super_row_size = spec.whole("srs", 0);
     p.super_super_row_size = spec.whole("ssrs", 0);
     p.order = spec.whole("rcm", 0, 0, 1) != 0 ? csrk::reordering::rcm : csrk::reordering::none;
+    p.max_bytes = max_bytes;
     auto a = to_csrk(csr, p);
     std::string what = "k=" + std::to_string(a.k()) + ",srs=" + std::to_string(a.super_row_size());
     if (a.k() == 3) what += ",ssrs=" + std::to_string(a.super_super_row_size());
     if (a.is_permuted()) what += ",rcm";
-    return wrap<decltype(a), View>(a, what);
+    return wrap<decltype(a), View>(a, what, std::nullopt, reproducible);
   }
   if (spec.name == "aligned_coo") {
     spec.only({"seg_size", "flat_unit"});
@@ -280,11 +243,13 @@ Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& 
       throw std::invalid_argument("aligned_coo split '" + spec.word + "' is unknown");
     p.seg_size = spec.whole("seg_size", 0);
     p.flat_unit = static_cast<int>(spec.whole("flat_unit", p.flat_unit, 0, std::numeric_limits<int>::max()));
+    p.max_bytes = max_bytes;
     auto a = to_aligned_coo(csr, p);
     return wrap<decltype(a), View>(a, std::string(aligned_coo::name(a.split())) +
                                           ",seg_size=" + std::to_string(a.seg_size()) +
                                           ",num_seg=" + std::to_string(a.num_segments()) +
-                                          ",flat_nnz=" + std::to_string(a.flat().nnz()));
+                                          ",flat_nnz=" + std::to_string(a.flat().nnz()),
+                                   std::nullopt, reproducible);
   }
   if (spec.name == "kk") {
 #if defined(KOBALT_BENCH_KOKKOSKERNELS)

@@ -32,8 +32,10 @@ INPUT
 OPTIONS
   --format SPEC   a format or peer to run; repeat for several (default: every
                   Kobalt format and every peer that is built):
-                  csr | csr:basic | csr:classical | coo
-                  ell[:width=W,stride=S]      (0 = longest row / rows)
+                  csr[:automatic|basic|classical|load_balance|merge_path]
+                  coo[:segmented|load_balance]
+                  ell[:automatic|rows|column_groups,width=W,stride=S]
+                                              (0 = longest row / rows)
                   sellp[:b=B,t=T,sigma=S]     (default b=64, t=1, sigma=1: no
                          row sort; S > 1 a multiple of B: SELL-C-sigma)
                   hybrid[:automatic | :minimal_storage | :column_limit=N |
@@ -41,6 +43,10 @@ OPTIONS
                   csrk[:k=2|3,srs=N,ssrs=N,rcm=0|1]  (0 = the 002 size model;
                          with rcm=1 the time includes permuting x and y)
                   aligned_coo[:automatic|hybrid|all_seg|all_flat,seg_size=N,flat_unit=U]
+                  Every Kobalt format also takes reproducible=1: a handle made
+                         with kobalt::reproducible (no atomics, the same bits
+                         on every run, checked after the timed runs), e.g.
+                         hybrid:reproducible=1 or coo:load_balance,reproducible=1
                   kk | kk:merge   Kokkos Kernels' KokkosSparse::spmv (own kernels,
                          no TPL); needs -DKOBALT_ENABLE_KOKKOSKERNELS=ON
                   cusparse | cusparse:csr_alg2 | cusparse:coo | cusparse:sell

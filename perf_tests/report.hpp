@@ -30,6 +30,9 @@ struct ResultRow {
   int reps = 0;
   std::optional<double> gflops, gb_per_s, bandwidth_fraction;
   std::optional<double> max_relative_error;
+  /// Kobalt rows: the handle adds in a fixed order (SpmvHandle::reproducible),
+  /// and the bench found the same bits after the timed applies; unset for peers
+  std::optional<bool> reproducible;
   std::optional<std::string> error;  ///< set: the row has no time
 };
 
@@ -123,6 +126,8 @@ inline void write_json(std::ostream& os, const RunInfo& run, const std::vector<M
          << ", \"gflops\": " << number(r.gflops) << ", \"gb_per_s\": " << number(r.gb_per_s)
          << ", \"bandwidth_fraction\": " << number(r.bandwidth_fraction)
          << ", \"max_relative_error\": " << number(r.max_relative_error)
+         << ", \"reproducible\": "
+         << (r.reproducible ? (*r.reproducible ? "true" : "false") : "null")
          << ", \"error\": " << json::text(r.error) << "}";
     }
     os << "]}";

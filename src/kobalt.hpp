@@ -28,6 +28,7 @@
 #include "plan/handle.hpp"
 #include "plan/spmv.hpp"
 #include "tuning/profile.hpp"
+#include "tuning/reproducible.hpp"
 #include "tuning/select.hpp"
 #include "tuning/stats.hpp"
 #include "tuning/strategy.hpp"

@@ -186,9 +186,11 @@ Csr<V, I, D> generate_one(const spec::rmat& s, const std::string& what, std::uin
 }  // namespace gen
 
 /// The matrix a spec describes, built on Device (see the file comment).
-/// Throws kobalt::index_overflow when rows, cols or nnz do not fit Index and
+/// Throws kobalt::index_overflow when rows, cols or nnz do not fit Index,
 /// kobalt::format_too_large when it (with its temporaries) exceeds max_bytes
-/// (0 = the device's memory), both before allocating.
+/// (0 = the device's memory), and std::invalid_argument when zipf's
+/// row-length tables would exceed 2^24 entries or no scale reaches its mean,
+/// all before allocating on the device.
 template <class Value, class Index, class Device = default_device>
 Csr<Value, Index, Device> generate(const GeneratorSpec& spec, std::uint64_t max_bytes = 0) {
   const std::string text = to_string(spec);

@@ -121,6 +121,9 @@ inline std::uint64_t parse_unsigned(const std::string& text, const std::string& 
     return v;
   };
   auto power = [&](std::uint64_t base, std::uint64_t exponent) {
+    // 0 and 1 first: the loop below divides by base and, for them, would
+    // run up to 10^19 times (both found by fuzz/specs_fuzz).
+    if (base <= 1) return exponent == 0 ? std::uint64_t(1) : base;
     std::uint64_t v = 1;
     for (std::uint64_t k = 0; k < exponent; ++k) {
       if (v > std::numeric_limits<std::uint64_t>::max() / base) fail();
@@ -292,8 +295,9 @@ inline GeneratorSpec parse_generator(const std::string& text) {
     if (a.size() == 3 || a.size() == 4)
       bad_spec(text, "give all three of a, b, c or none (expected rmat:SCALE,EF[,a,b,c,seed])");
     spec::rmat r;
-    r.scale = static_cast<int>(integer(0, "SCALE", 0));
-    if (r.scale > 40) bad_spec(text, "SCALE must be at most 40");
+    const std::int64_t scale = integer(0, "SCALE", 0);  // range-checked before the cast
+    if (scale > 40) bad_spec(text, "SCALE must be at most 40");
+    r.scale = static_cast<int>(scale);
     r.edge_factor = integer(1, "EF", 1);
     if (a.size() >= 5) {
       r.a = detail::parse_real(text, a[2], "a");

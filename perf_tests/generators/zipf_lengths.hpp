@@ -38,7 +38,7 @@ struct ZipfPlan {
 
 /// Lengths for scale C (see the file comment); throws invalid_argument when
 /// a table would exceed zipf_table_limit.
-inline ZipfPlan zipf_tables(std::int64_t n, double s, double c, const std::string& text) {
+inline ZipfPlan zipf_tables(std::int64_t n, double s, double c, const std::string& what) {
   ZipfPlan p;
   p.c = c;
   const double nd = static_cast<double>(n);
@@ -50,7 +50,7 @@ inline ZipfPlan zipf_tables(std::int64_t n, double s, double c, const std::strin
   const std::int64_t head = std::max<std::int64_t>(1, h >= nd ? n : static_cast<std::int64_t>(h));
   const std::int64_t longest_tail = head < n ? rounded(head + 1) : 0;
   if (head > zipf_table_limit || longest_tail > zipf_table_limit)
-    throw std::invalid_argument("generator '" + text + "': the row-length tables would need more than 2^24 entries");
+    throw std::invalid_argument(what + ": the row-length tables would need more than 2^24 entries");
   p.head.resize(head);
   for (std::int64_t r = 1; r <= head; ++r) {
     p.head[r - 1] = rounded(r);
@@ -71,20 +71,20 @@ inline ZipfPlan zipf_tables(std::int64_t n, double s, double c, const std::strin
 
 /// The plan whose lengths sum closest to round(MEAN * N): C by doubling then
 /// bisection (the sum is non-decreasing in C up to pow's rounding).
-inline ZipfPlan zipf_plan(const spec::zipf& z, const std::string& text) {
+inline ZipfPlan zipf_plan(const spec::zipf& z, const std::string& what) {
   const std::int64_t target = static_cast<std::int64_t>(std::llround(z.mean * static_cast<double>(z.n)));
   double lo = 0, hi = std::max(1.0, z.mean);
-  ZipfPlan best = zipf_tables(z.n, z.exponent, hi, text);
+  ZipfPlan best = zipf_tables(z.n, z.exponent, hi, what);
   for (int k = 0; k < 2100 && best.nnz < target; ++k) {
     lo = hi;
     hi *= 2;
-    best = zipf_tables(z.n, z.exponent, hi, text);
+    best = zipf_tables(z.n, z.exponent, hi, what);
   }
   if (best.nnz < target)
-    throw std::invalid_argument("generator '" + text + "': no scale C reaches the mean");
+    throw std::invalid_argument(what + ": no scale C reaches the mean");
   for (int k = 0; k < 100 && hi - lo > 1e-12 * hi; ++k) {
     const double mid = 0.5 * (lo + hi);
-    ZipfPlan p = zipf_tables(z.n, z.exponent, mid, text);
+    ZipfPlan p = zipf_tables(z.n, z.exponent, mid, what);
     if (p.nnz >= target) {
       hi = mid;
       best = std::move(p);
@@ -92,7 +92,7 @@ inline ZipfPlan zipf_plan(const spec::zipf& z, const std::string& text) {
       lo = mid;
     }
   }
-  ZipfPlan below = zipf_tables(z.n, z.exponent, lo, text);
+  ZipfPlan below = zipf_tables(z.n, z.exponent, lo, what);
   if (target - below.nnz < best.nnz - target) return below;
   return best;
 }

@@ -147,8 +147,11 @@ void coo_chunks(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                 typename YView::non_const_value_type beta, const YView& y,
                 const CooChunks<Index, typename Device::memory_space>& p) {
   using index_view = typename Coo<Value, Index, Device>::index_view;
-  const CooRowIndices<index_view> rows{a.row_indices(), p.empty.data(), a.nnz(),
-                                       static_cast<std::int64_t>(p.empty.extent(0)),
+  using scalar = typename YView::non_const_value_type;
+  // beta == 1 leaves the rows without entries as they are: the deterministic
+  // Hybrid and ALIGNED_COO add their COO part so, and most rows have none.
+  const std::int64_t empty = beta == scalar(1) ? 0 : static_cast<std::int64_t>(p.empty.extent(0));
+  const CooRowIndices<index_view> rows{a.row_indices(), p.empty.data(), a.nnz(), empty,
                                        p.parts.chunks};
   entry_chunks(exec, s, label, alpha, rows, a.col_indices(), a.values(), x, beta, y, p.parts);
 }

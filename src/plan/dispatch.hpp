@@ -40,7 +40,8 @@ struct Workspace {
   workspace_view<Matrix> gather;  ///< permuted CsrK: P x of a rank-1 apply
   CsrChunks<typename Matrix::memory_space> chunks;  ///< CSR load_balance: partition and partial sums
   CsrMergePath<typename Matrix::memory_space> tiles;  ///< CSR merge_path: tile starts and carries
-  /// COO load_balance: partial sums and the rows without entries
+  /// COO load_balance, and the COO (flat) part of the deterministic Hybrid
+  /// (ALIGNED_COO) strategies: partial sums and the rows without entries
   CooChunks<typename Matrix::index_type, typename Matrix::memory_space> coo_parts;
   std::size_t bytes() const {
     return gather.extent(0) * sizeof(double) + chunks.bytes() + tiles.bytes() + coo_parts.bytes();
@@ -49,12 +50,12 @@ struct Workspace {
 
 /// Formats whose kernels may need workspace (a permuted CsrK gathers P x;
 /// CSR load_balance keeps its chunk partition, merge_path its tiles, COO
-/// load_balance its partial sums and its list of empty rows).
+/// load_balance and the deterministic Hybrid and ALIGNED_COO strategies the
+/// partial sums and empty rows of their COO part).
 template <class Matrix>
 inline constexpr bool may_need_workspace =
-    std::is_same_v<typename tuning::format_strategy<Matrix>::type, csrk::strategy> ||
-    std::is_same_v<typename tuning::format_strategy<Matrix>::type, csr::strategy> ||
-    std::is_same_v<typename tuning::format_strategy<Matrix>::type, coo::strategy>;
+    !std::is_same_v<typename tuning::format_strategy<Matrix>::type, ell::strategy> &&
+    !std::is_same_v<typename tuning::format_strategy<Matrix>::type, sellp::strategy>;
 
 /// The workspace argument of kernels that take none.
 struct no_workspace {};
@@ -62,7 +63,8 @@ struct no_workspace {};
 /// The workspace of matrix a for the strategy and policy that will run (a
 /// resolved strategy): room for P x (a.cols() values) for a CsrK with a
 /// permutation, the chunk partition for CSR load_balance, the tiles for
-/// CSR merge_path, the partial sums and empty rows for COO load_balance,
+/// CSR merge_path, the partial sums and empty rows of the COO part for COO
+/// load_balance, Hybrid ell_then_load_balance and ALIGNED_COO flat_then_seg,
 /// nothing else.
 /// Allocated and filled on `exec`.
 template <class ExecutionSpace, class Matrix, class Strategy>
@@ -85,6 +87,16 @@ Workspace<Matrix> make_workspace(const ExecutionSpace& exec, const Matrix& a,
     if (std::holds_alternative<coo::load_balance>(strategy)) {
       const auto& l = policy.launches.at(0);
       w.coo_parts = make_coo_chunks(exec, a, l.entries_per_thread * l.vector_length);
+    }
+  } else if constexpr (std::is_same_v<Strategy, hybrid::strategy>) {
+    if (std::holds_alternative<hybrid::ell_then_load_balance>(strategy) && a.coo().nnz() > 0) {
+      const auto& l = policy.launches.at(1);
+      w.coo_parts = make_coo_chunks(exec, a.coo(), l.entries_per_thread * l.vector_length);
+    }
+  } else if constexpr (std::is_same_v<Strategy, aligned_coo::strategy>) {
+    if (std::holds_alternative<aligned_coo::flat_then_seg>(strategy) && a.flat().nnz() > 0) {
+      const auto& l = policy.launches.at(0);
+      w.coo_parts = make_coo_chunks(exec, a.flat(), l.entries_per_thread * l.vector_length);
     }
   } else {
     (void)exec, (void)a, (void)strategy, (void)policy;
@@ -220,6 +232,27 @@ void run(const E& exec, const tuning::SpmvPolicy& p, const W&, hybrid::ell_then_
                 coo.col_indices(), coo.values(), x, y);
 }
 
+/// The same ELL launch, then the COO part as coo::load_balance with beta = 1
+/// (rows it does not hold keep the ELL result; kernels/coo_chunks.hpp skips
+/// them). An ELL part of width 0: the COO part applies beta itself, one
+/// launch.
+template <class E, class V, class I, class D, class X, class Y, class W>
+void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace,
+         hybrid::ell_then_load_balance, typename Y::non_const_value_type alpha,
+         const Hybrid<V, I, D>& a, const X& x, typename Y::non_const_value_type beta,
+         const Y& y) {
+  using scalar = typename Y::non_const_value_type;
+  if (a.ell_width() > 0) {
+    ell_rows(exec, p.launches.at(0), kernel_label("hybrid", "ell"), alpha, a.ell(), x, beta, y);
+    beta = scalar(1);
+  }
+  if (a.coo().nnz() > 0)
+    coo_chunks(exec, p.launches.at(1), kernel_label("hybrid", "coo"), alpha, a.coo(), x, beta, y,
+               workspace.coo_parts);
+  else if (a.ell_width() == 0)
+    scale(exec, beta, y);
+}
+
 template <class E, class V, class I, class D, class X, class Y, class W>
 void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace, csrk::groups,
          typename Y::non_const_value_type alpha, const CsrK<V, I, D>& a, const X& x,
@@ -240,6 +273,22 @@ void run(const E& exec, const tuning::SpmvPolicy& p, const W&, aligned_coo::seg_
   aligned_coo_seg(exec, p.launches.at(0), kernel_label("aligned_coo", "seg"), alpha, a, x, y);
   coo_segmented(exec, p.launches.at(1), kernel_label("aligned_coo", "flat"), alpha,
                 a.flat().row_indices(), a.flat().col_indices(), a.flat().values(), x, y);
+}
+
+/// The flat part as coo::load_balance writes every row (beta applied; with
+/// no flat entries y is only scaled), then the seg kernel adds its rows with
+/// plain adds (one thread per row).
+template <class E, class V, class I, class D, class X, class Y, class W>
+void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace,
+         aligned_coo::flat_then_seg, typename Y::non_const_value_type alpha,
+         const AlignedCoo<V, I, D>& a, const X& x, typename Y::non_const_value_type beta,
+         const Y& y) {
+  if (a.flat().nnz() > 0)
+    coo_chunks(exec, p.launches.at(0), kernel_label("aligned_coo", "flat"), alpha, a.flat(), x,
+               beta, y, workspace.coo_parts);
+  else
+    scale(exec, beta, y);
+  aligned_coo_seg(exec, p.launches.at(1), kernel_label("aligned_coo", "seg"), alpha, a, x, y);
 }
 
 /// The visit over the strategy variant: the one dispatch of every apply.

@@ -9,6 +9,7 @@
 #include "../errors.hpp"
 #include "../tuning/policy.hpp"
 #include "../tuning/profile.hpp"
+#include "../tuning/reproducible.hpp"
 #include "../tuning/select.hpp"
 #include "../tuning/stats.hpp"
 #include "../tuning/strategy.hpp"
@@ -30,9 +31,10 @@ namespace kobalt {
 /// Sharing: apply (spmv with the handle) never changes the handle. Applies
 /// through one handle may run at the same time on different execution-space
 /// instances, except when the handle holds workspace (workspace_bytes() > 0:
-/// a permuted CsrK gathers P x there, CSR load_balance and merge_path combine
-/// the partial sums of split rows there): such applies must be ordered, e.g. one handle
-/// per instance (the matrix is shared by reference, not copied).
+/// a permuted CsrK gathers P x there; CSR load_balance and merge_path, COO
+/// load_balance and the fixed-order Hybrid and ALIGNED_COO strategies combine
+/// the partial sums of split rows there): such applies must be ordered, e.g.
+/// one handle per instance (the matrix is shared by reference, not copied).
 template <class Matrix, class ExecutionSpace = typename Matrix::execution_space>
 class SpmvHandle {
  public:
@@ -70,6 +72,28 @@ class SpmvHandle {
       : SpmvHandle(selected{}, exec, a, strategy, profile, stats,
                    checked(policy, detail::policy_for(stats, profile, a, strategy))) {}
 
+  /// Reproducible results: a fixed-order strategy (default: the format's
+  /// first fixed-order one, tuning::reproducible_strategy) and one part per
+  /// row, so every apply gives the same bits (same matrix, x, y, alpha,
+  /// beta, device and profile). A strategy that adds with atomics (COO
+  /// segmented, Hybrid ell_then_coo, ALIGNED_COO seg_then_flat) is an
+  /// invalid_parameter naming the alternative.
+  SpmvHandle(const ExecutionSpace& exec, const Matrix& a, reproducible_t)
+      : SpmvHandle(exec, a, tuning::reproducible_strategy<strategy_type>(), reproducible_t{}) {}
+  SpmvHandle(const ExecutionSpace& exec, const Matrix& a, const strategy_type& strategy,
+             reproducible_t)
+      : SpmvHandle(exec, a, strategy, tuning::cached_profile_of(exec), reproducible_t{}) {}
+  SpmvHandle(const ExecutionSpace& exec, const Matrix& a, const strategy_type& strategy,
+             const tuning::DeviceProfile& profile, reproducible_t)
+      : SpmvHandle(exec, a, strategy, profile, tuning::analyze(exec, a), reproducible_t{}) {}
+  SpmvHandle(const ExecutionSpace& exec, const Matrix& a, const strategy_type& strategy,
+             const tuning::DeviceProfile& profile, const tuning::MatrixStats& stats,
+             reproducible_t)
+      : SpmvHandle(selected{}, exec, a,
+                   tuning::checked_fixed_order(strategy, tuning::format_strategy<Matrix>::format),
+                   profile, stats,
+                   tuning::one_part_per_row(detail::policy_for(stats, profile, a, strategy))) {}
+
   const Matrix& matrix() const { return matrix_; }
   const strategy_type& strategy() const { return strategy_; }
   const tuning::DeviceProfile& profile() const { return profile_; }
@@ -77,6 +101,14 @@ class SpmvHandle {
   const tuning::SpmvPolicy& policy() const { return policy_; }
   const workspace_type& workspace() const { return workspace_; }
   std::size_t workspace_bytes() const { return workspace_.bytes(); }
+
+  /// True when every apply adds in a fixed order (no atomics on y): the
+  /// same bits on every run. Handles made with kobalt::reproducible always
+  /// are; others are when their kernel happens to be (CSR, SELL-P, CSR-k,
+  /// ELL with one part per row, COO load_balance, ...).
+  bool reproducible() const {
+    return tuning::fixed_order(strategy_) && !tuning::splits_rows(policy_);
+  }
 
   /// One line for tables: the kernel and its launches, e.g.
   /// "classical rows{team_size=16, vector_length=8, rows_per_team=16}".
@@ -90,6 +122,8 @@ class SpmvHandle {
        << "; stats: rows=" << stats_.rows << " nnz=" << stats_.nnz
        << " max_row_nnz=" << stats_.max_row_nnz << " mean_row_nnz=" << stats_.mean_row_nnz
        << "; device: " << profile_;
+    os << (reproducible() ? "; summation: fixed order (the same bits on every run)"
+                          : "; summation: atomics (the last bits may change from run to run)");
     if (workspace_bytes() > 0) os << "; workspace " << workspace_bytes() << " bytes";
     return os.str();
   }

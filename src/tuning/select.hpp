@@ -321,6 +321,22 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                             "), COO part: " + detail::chunk_rule(coo, profile));
 }
 
+/// Hybrid, deterministic: the same ELL launch, then the COO part's chunks as
+/// coo::load_balance sizes them (omega capped at combined_chunks_omega_cap).
+inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
+                         hybrid::ell_then_load_balance, std::int64_t ell_width,
+                         std::int64_t coo_nnz) {
+  MatrixStats coo = stats;
+  coo.nnz = coo_nnz;
+  return detail::policy(
+      "hybrid", "ell_then_load_balance",
+      {detail::ell_launch(profile, stats.rows, ell_width, "ell"),
+       warp_chunk_launch(coo, profile, "coo", combined_chunks_omega_cap)},
+      "ELL part by 000 Alg. 4 (width " + std::to_string(ell_width) +
+          "), COO part combined in chunk order: " +
+          detail::chunk_rule(coo, profile, combined_chunks_omega_cap));
+}
+
 /// ALIGNED_COO with `flat_nnz` entries in its flat part: the seg kernel
 /// walks each lane like a CSR basic row (one thread, no vector lanes), the
 /// flat part runs as COO (000 Alg. 1's warp chunks).
@@ -332,6 +348,21 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                         {row_launch(profile, 1, "seg"), warp_chunk_launch(flat, profile, "flat")},
                         "a thread per lane (004 Alg. 2, race-free form), flat part as COO: " +
                             detail::chunk_rule(flat, profile));
+}
+
+/// ALIGNED_COO, deterministic: the flat part's chunks as coo::load_balance
+/// sizes them, then the seg kernel's thread per lane.
+inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
+                         aligned_coo::flat_then_seg, std::int64_t flat_nnz) {
+  MatrixStats flat = stats;
+  flat.nnz = flat_nnz;
+  return detail::policy(
+      "aligned_coo", "flat_then_seg",
+      {warp_chunk_launch(flat, profile, "flat", combined_chunks_omega_cap),
+       row_launch(profile, 1, "seg")},
+      "flat part combined in chunk order: " +
+          detail::chunk_rule(flat, profile, combined_chunks_omega_cap) +
+          "; a thread per lane (004 Alg. 2, race-free form)");
 }
 
 /// CSR merge_path: tiles of merge_path_items items per lane, one tile per

@@ -90,8 +90,13 @@ namespace hybrid {
 /// The ELL kernel writes y (beta applied), then the segmented COO kernel
 /// accumulates (000 §4).
 struct ell_then_coo {};
-using strategy = std::variant<ell_then_coo>;
+/// The ELL kernel writes y (beta applied), then the COO part runs as
+/// coo::load_balance (split rows combined in chunk order): no atomics, the
+/// same bits on every run. Its handle holds the COO part's partial sums.
+struct ell_then_load_balance {};
+using strategy = std::variant<ell_then_coo, ell_then_load_balance>;
 inline const char* name(ell_then_coo) { return "ell_then_coo"; }
+inline const char* name(ell_then_load_balance) { return "ell_then_load_balance"; }
 }  // namespace hybrid
 
 namespace csrk {
@@ -104,8 +109,14 @@ inline const char* name(groups) { return "groups"; }
 namespace aligned_coo {
 /// y = beta*y, the seg kernel, then the flat part as COO (004 §IV-D).
 struct seg_then_flat {};
-using strategy = std::variant<seg_then_flat>;
+/// The flat part as coo::load_balance with beta applied there (split rows
+/// combined in chunk order), then the seg kernel adds: no atomics, the same
+/// bits on every run, two launches. Its handle holds the flat part's
+/// partial sums.
+struct flat_then_seg {};
+using strategy = std::variant<seg_then_flat, flat_then_seg>;
 inline const char* name(seg_then_flat) { return "seg_then_flat"; }
+inline const char* name(flat_then_seg) { return "flat_then_seg"; }
 }  // namespace aligned_coo
 
 /// Name of the strategy a variant holds ("classical").

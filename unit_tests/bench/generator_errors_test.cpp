@@ -41,6 +41,12 @@ TEST(GeneratorSpecs, BadSpecsThrowInvalidArgumentWithTheProblem) {
   expect_bad_spec("lap2d:3,4", "expected lap2d:N (2 arguments given)");
   expect_bad_spec("lap3d:3000000", "exceeds 2^63 - 1");
   expect_bad_spec("stencil27:1e30", "N must be a non-negative integer");
+  // Found by fuzz/specs_fuzz: powers of 0 divided by zero, and powers of 0
+  // and 1 looped once per unit of the exponent.
+  expect_bad_spec("lap3d:0^4", "N must be at least 1");
+  expect_bad_spec("lap3d:0^9999999999999999999", "N must be at least 1");
+  EXPECT_EQ(bench::to_string(parse_generator("lap2d:1^9999999999999999999")), "lap2d:1");
+  EXPECT_EQ(bench::to_string(parse_generator("lap2d:7^0")), "lap2d:1");
   expect_bad_spec("fem:4,2", "expected fem:N,B,W");
   expect_bad_spec("fem:4,0,1", "B must be at least 1");
   expect_bad_spec("uniform:10", "expected uniform:N,K[,seed]");
@@ -60,6 +66,10 @@ TEST(GeneratorSpecs, BadSpecsThrowInvalidArgumentWithTheProblem) {
   expect_bad_spec("rmat:10,16,0.5,0.3,0.3", "a + b + c <= 1");
   expect_bad_spec("rmat:10,16,0,0,0.5", "0 < a + b < 1");
   expect_bad_spec("rmat:41,1", "SCALE must be at most 40");
+  // Found by fuzz/specs_fuzz: SCALE was cast to int before its range check
+  // (1e15 wrapped to a negative shift).
+  expect_bad_spec("rmat:1000000000000000,4", "SCALE must be at most 40");
+  expect_bad_spec("rmat:4294967336,4", "SCALE must be at most 40");
   expect_bad_spec("rmat:10,0", "EF must be at least 1");
   expect_bad_spec("circuit:2,1,3", "N must be at least 3");
   expect_bad_spec("circuit:10,11,3", "R must be at most N");
@@ -100,6 +110,21 @@ TEST(GeneratorSpecs, Int32OverflowIsReportedBeforeAllocating) {
   expect_int32_overflow<double>("rmat:31,1", "rows");                 // 2^31 rows
   // nnz = 2^31 exactly does not fit either (the largest int32 is 2^31 - 1).
   expect_int32_overflow<double>("tall:1073741824,2,2", "nnz");
+}
+
+// Found by fuzz/specs_fuzz: the message named the generator twice
+// ("generator 'generator 'zipf:...''").
+TEST(GeneratorSpecs, ZipfTablesPastTheirLimitAreRefusedByName) {
+  try {
+    (void)generate<double, std::int64_t>(parse_generator("zipf:210000000000000000,1.2,1"));
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("generator 'zipf:210000000000000000,1.2,1,1': the "
+                                          "row-length tables would need more than 2^24 entries",
+                                          0),
+              0u)
+        << e.what();
+  }
 }
 
 TEST(GeneratorSpecs, StorageLimitIsCheckedBeforeAllocating) {

@@ -3,14 +3,15 @@
 // CSR load_balance (kernels/csr_chunks.hpp), CSR merge_path
 // (kernels/csr_merge_path.hpp), COO segmented
 // (kernels/coo_segmented.hpp, 000 Alg. 1), COO load_balance
-// (kernels/coo_chunks.hpp) and Hybrid's COO part, on every
+// (kernels/coo_chunks.hpp), Hybrid's COO part (segmented and load_balance)
+// and ALIGNED_COO's flat part (flat_then_seg), on every
 // edge matrix and every shared matrix, rank 1 and rank 2, at the tuned
 // chunk size and at tiny chunks (1, 2, 5 and 64 entries per lane), where
 // every row of more than a few entries is split over many chunks: the
 // split-row path (partials combined by the last chunk to arrive) and the
 // COO atomics run on every backend, Serial included. CSR load_balance,
-// merge_path and COO load_balance are deterministic: two applies give the
-// same bits.
+// merge_path, COO load_balance and the fixed-order Hybrid and ALIGNED_COO
+// strategies are deterministic: two applies give the same bits.
 #include "fixtures/shared_matrices.hpp"
 #include "fixtures/spmv_check.hpp"
 #include "fixtures/types.hpp"
@@ -68,11 +69,39 @@ void expect_chunk_kernels_match(const Triplets<V, I>& input, const std::string& 
   }
 }
 
+/// The fixed-order composites whose COO part runs as COO load_balance:
+/// Hybrid ell_then_load_balance and ALIGNED_COO flat_then_seg (automatic
+/// and all-flat splits), at each chunk size, on matrix t.
+template <class V, class I>
+void expect_composite_chunks_match(const Triplets<V, I>& input, const std::string& name,
+                                   const std::vector<std::int64_t>& per_lane_sizes) {
+  Triplets<V, I> t = input;
+  t.assemble();
+  const exec_type exec;
+  const auto csr = make_csr(t);
+  const auto hybrid = to_hybrid(csr, hybrid::imbalance_limit{0.5});
+  aligned_coo::params all_flat;
+  all_flat.choice = aligned_coo::split::all_flat;
+  const auto aligned = to_aligned_coo(csr), aligned_flat = to_aligned_coo(csr, all_flat);
+  for (const std::int64_t per_lane : per_lane_sizes) {
+    const std::string size = per_lane == 0 ? " tuned" : " per_lane=" + std::to_string(per_lane);
+    expect_handle_matches_reference(
+        exec, handle_with_chunks(hybrid, hybrid::ell_then_load_balance{}, per_lane), hybrid, t,
+        name + " hybrid(0.5) ell_then_load_balance" + size);
+    for (const auto* a : {&aligned, &aligned_flat})
+      expect_handle_matches_reference(
+          exec, handle_with_chunks(*a, aligned_coo::flat_then_seg{}, per_lane), *a, t,
+          name + " aligned_coo " + aligned_coo::name(a->split()) + " flat_then_seg" + size);
+  }
+}
+
 TYPED_TEST(LoadBalanceSpmv, EveryEdgeMatrixAtEveryChunkSize) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
-  for (const auto& m : edge_matrices<V, I>())
+  for (const auto& m : edge_matrices<V, I>()) {
     expect_chunk_kernels_match(m.matrix, m.name, {0, 1, 2, 5, 64});
+    expect_composite_chunks_match(m.matrix, m.name, {0, 1, 2, 5, 64});
+  }
 }
 
 TYPED_TEST(LoadBalanceSpmv, AutomaticPicksAKernelThatMatchesReference) {
@@ -108,6 +137,7 @@ TYPED_TEST(LoadBalanceSpmv, RowsLongerThanTheWholeLaunch) {
     if (i != 7 && i % 4 != 0) t.push_back(i, (i * 13) % t.cols, static_cast<V>(1 + i % 3));
   for (I j = 0; j < 3000; ++j) t.push_back(299, j, V(0.25));  // the last row long too
   expect_chunk_kernels_match(t, "long_rows", {0, 1, 3});
+  expect_composite_chunks_match(t, "long_rows", {0, 1, 3});
 }
 
 TEST(LoadBalanceDeterminism, TwoAppliesGiveTheSameBits) {
@@ -140,12 +170,19 @@ TEST(LoadBalanceDeterminism, TwoAppliesGiveTheSameBits) {
     same_bits_every_apply(a, handle_with_chunks(a, s, 1), strategy_name(s));
   const auto coo = to_coo(a);
   same_bits_every_apply(coo, handle_with_chunks(coo, coo::load_balance{}, 1), "coo:load_balance");
+  const auto hyb = to_hybrid(a, hybrid::column_limit{2});
+  same_bits_every_apply(hyb, handle_with_chunks(hyb, hybrid::ell_then_load_balance{}, 1),
+                        "hybrid:ell_then_load_balance");
+  const auto aligned = to_aligned_coo(a);
+  same_bits_every_apply(aligned, handle_with_chunks(aligned, aligned_coo::flat_then_seg{}, 1),
+                        "aligned_coo:flat_then_seg");
 }
 
 TEST(LoadBalanceShared, EverySharedMatrix) {
   for (const std::string& name : shared_matrix_names()) {
     const auto& t = shared_matrix<double, std::int32_t>(name);
     expect_chunk_kernels_match(t, name, {0, 3});
+    expect_composite_chunks_match(t, name, {0});
     const auto& f = shared_matrix<float, std::int64_t>(name);
     expect_chunk_kernels_match(f, name + " float/int64", {0});
   }
