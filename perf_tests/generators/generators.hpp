@@ -155,6 +155,9 @@ Csr<V, I, D> generate_one(const spec::wide& s, const std::string& what, std::uin
 
 template <class V, class I, class D>
 Csr<V, I, D> generate_one(const spec::zipf& s, const std::string& what, std::uint64_t max_bytes) {
+  // The rows alone first: planning a huge n takes seconds (zipf:2.8e17 took
+  // over 10 s to be refused; found by fuzz/specs_fuzz).
+  check_generated_size<V, I, D>(what, Shape{s.n, s.n, 0}, sample_bytes(s.n, 0), max_bytes);
   const ZipfPlan plan = zipf_plan(s, what);
   const Shape shape{s.n, s.n, plan.nnz};
   // Sizes first: the plan is host-side and small, nothing is on the device yet.
