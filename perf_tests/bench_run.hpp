@@ -16,6 +16,9 @@
 #if defined(KOBALT_BENCH_CUSPARSE)
 #include "peers/cusparse.hpp"
 #endif
+#if defined(KOBALT_BENCH_ROCSPARSE)
+#include "peers/rocsparse.hpp"
+#endif
 
 #include <kobalt/kobalt.hpp>
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The clock kobalt-bench times with: CUDA events on the legacy default stream
-// when the default execution space is CUDA (the device's own clock; the
-// legacy stream orders itself after work on Kokkos' blocking streams), a
-// host timer otherwise. Both are bracketed by fences.
+// The clock kobalt-bench times with: the device's own events when the default
+// execution space is a GPU (CUDA events on the legacy default stream, which
+// orders itself after work on Kokkos' blocking streams; HIP events on the
+// default instance's stream), a host timer otherwise. Both are bracketed by
+// fences.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -13,31 +14,81 @@
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_runtime_api.h>
 #endif
+#if defined(KOKKOS_ENABLE_HIP)
+#include <hip/hip_runtime_api.h>
+#endif
 
 namespace kobalt::bench {
+
+namespace detail {
+#if defined(KOKKOS_ENABLE_CUDA)
+inline constexpr bool cuda_default = std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>;
+/// CUDA's events behind one interface.
+struct GpuEvents {
+  using event = cudaEvent_t;
+  static void create(event* e) { cudaEventCreate(e); }
+  static void destroy(event e) { cudaEventDestroy(e); }
+  static void record(event e) { cudaEventRecord(e, 0); }
+  static float elapsed_ms(event start, event stop) {
+    cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    return ms;
+  }
+  static constexpr const char* name = "cuda_event";
+};
+#elif defined(KOKKOS_ENABLE_HIP)
+inline constexpr bool hip_default = std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::HIP>;
+/// HIP's events behind the same interface, recorded on the stream Kokkos'
+/// default HIP instance launches on.
+struct GpuEvents {
+  using event = hipEvent_t;
+  static void create(event* e) { (void)hipEventCreate(e); }
+  static void destroy(event e) { (void)hipEventDestroy(e); }
+  static void record(event e) { (void)hipEventRecord(e, Kokkos::HIP().hip_stream()); }
+  static float elapsed_ms(event start, event stop) {
+    (void)hipEventSynchronize(stop);
+    float ms = 0;
+    (void)hipEventElapsedTime(&ms, start, stop);
+    return ms;
+  }
+  static constexpr const char* name = "hip_event";
+};
+#endif
+
+/// True when kobalt-bench times with the GPU's events.
+inline constexpr bool device_events =
+#if defined(KOKKOS_ENABLE_CUDA)
+    cuda_default;
+#elif defined(KOKKOS_ENABLE_HIP)
+    hip_default;
+#else
+    false;
+#endif
+}  // namespace detail
 
 class DeviceClock {
  public:
   DeviceClock() {
-#if defined(KOKKOS_ENABLE_CUDA)
-    if constexpr (std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>) {
-      cudaEventCreate(&start_);
-      cudaEventCreate(&stop_);
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+    if constexpr (detail::device_events) {
+      detail::GpuEvents::create(&start_);
+      detail::GpuEvents::create(&stop_);
     }
 #endif
   }
   ~DeviceClock() {
-#if defined(KOKKOS_ENABLE_CUDA)
-    if (start_) cudaEventDestroy(start_);
-    if (stop_) cudaEventDestroy(stop_);
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+    if (start_) detail::GpuEvents::destroy(start_);
+    if (stop_) detail::GpuEvents::destroy(stop_);
 #endif
   }
   DeviceClock(const DeviceClock&) = delete;
   DeviceClock& operator=(const DeviceClock&) = delete;
 
   static std::string name() {
-#if defined(KOKKOS_ENABLE_CUDA)
-    if constexpr (std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>) return "cuda_event";
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+    if constexpr (detail::device_events) return detail::GpuEvents::name;
 #endif
     return "host_timer";
   }
@@ -46,16 +97,13 @@ class DeviceClock {
   template <class Run>
   double time(Run&& run) {
     Kokkos::fence();
-#if defined(KOKKOS_ENABLE_CUDA)
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
     if (start_) {
-      cudaEventRecord(start_, 0);
+      detail::GpuEvents::record(start_);
       run();
-      cudaEventRecord(stop_, 0);
+      detail::GpuEvents::record(stop_);
       Kokkos::fence();
-      cudaEventSynchronize(stop_);
-      float ms = 0;
-      cudaEventElapsedTime(&ms, start_, stop_);
-      return ms * 1e-3;
+      return detail::GpuEvents::elapsed_ms(start_, stop_) * 1e-3;
     }
 #endif
     Kokkos::Timer timer;
@@ -65,8 +113,8 @@ class DeviceClock {
   }
 
  private:
-#if defined(KOKKOS_ENABLE_CUDA)
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+  detail::GpuEvents::event start_ = nullptr, stop_ = nullptr;
 #endif
 };
 

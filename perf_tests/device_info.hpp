@@ -1,40 +1,24 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// A readable name of the device the default execution space runs on.
+// A readable name of the device the default execution space runs on, from
+// the library's own device query (kobalt::arch::device_info: CUDA's and
+// HIP's device properties, the CPU model on host backends).
 #pragma once
+
+#include <kobalt/arch/arch.hpp>
 
 #include <Kokkos_Core.hpp>
 
-#include <fstream>
 #include <string>
-#include <thread>
-#include <type_traits>
-
-#if defined(KOKKOS_ENABLE_CUDA)
-#include <cuda_runtime_api.h>
-#endif
 
 namespace kobalt::bench {
 
 inline std::string device_name() {
-#if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>) {
-    int id = 0;
-    cudaDeviceProp p;
-    if (cudaGetDevice(&id) == cudaSuccess && cudaGetDeviceProperties(&p, id) == cudaSuccess)
-      return std::string(p.name) + ", " + std::to_string(p.multiProcessorCount) + " SMs, " +
-             std::to_string(p.l2CacheSize >> 20) + " MiB L2";
-  }
-#endif
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line, model = "unknown CPU";
-  while (std::getline(cpuinfo, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      model = line.substr(line.find(':') + 2);
-      break;
-    }
-  }
-  return model + ", " + std::to_string(Kokkos::DefaultExecutionSpace().concurrency()) +
-         " threads";
+  const arch::DeviceInfo d = arch::device_info(Kokkos::DefaultExecutionSpace());
+  if (!d.gpu) return d.name + ", " + std::to_string(d.compute_units) + " threads";
+  // NVIDIA counts streaming multiprocessors, AMD compute units.
+  const char* units = d.backend == "HIP" ? " CUs, " : " SMs, ";
+  return d.name + ", " + std::to_string(d.compute_units) + units +
+         std::to_string(d.l2_bytes >> 20) + " MiB L2";
 }
 
 }  // namespace kobalt::bench

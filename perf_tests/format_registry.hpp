@@ -62,7 +62,9 @@ Operator<View> wrap(Matrix a, const std::string& layout,
 }
 
 /// Peers are other libraries' SpMV run on the same data.
-inline bool is_peer(const std::string& name) { return name == "kk" || name == "cusparse"; }
+inline bool is_peer(const std::string& name) {
+  return name == "kk" || name == "cusparse" || name == "rocsparse";
+}
 
 /// Every format name this build knows, for --help and the default run.
 inline std::vector<std::string> default_format_specs() {
@@ -81,6 +83,10 @@ inline std::vector<std::string> default_format_specs() {
 #endif
 #if defined(KOBALT_BENCH_CUSPARSE)
   for (const char* s : {"cusparse", "cusparse:csr_alg2", "cusparse:coo", "cusparse:sell"})
+    specs.push_back(s);
+#endif
+#if defined(KOBALT_BENCH_ROCSPARSE)
+  for (const char* s : {"rocsparse", "rocsparse:csr_stream", "rocsparse:coo", "rocsparse:ell"})
     specs.push_back(s);
 #endif
   return specs;
@@ -126,6 +132,10 @@ void check_format_specs(const std::vector<std::string>& specs, int rhs_columns) 
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare_cusparse(const FormatSpec& spec, const Csr<Value, Index, Device>& a,
                                 int rhs_columns);
+
+template <class View, class Value, class Index, class Device>
+Operator<View> prepare_rocsparse(const FormatSpec& spec, const Csr<Value, Index, Device>& a,
+                                 int rhs_columns);
 
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare_kokkos_kernels(const FormatSpec& spec, const Csr<Value, Index, Device>& a);
@@ -263,6 +273,13 @@ Operator<View> prepare(const FormatSpec& given, const Csr<Value, Index, Device>&
     return prepare_cusparse<View>(spec, csr, rhs_columns);
 #else
     throw std::invalid_argument("peer 'cusparse' is not built: configure a CUDA build with -DKOBALT_ENABLE_CUSPARSE=ON");
+#endif
+  }
+  if (spec.name == "rocsparse") {
+#if defined(KOBALT_BENCH_ROCSPARSE)
+    return prepare_rocsparse<View>(spec, csr, rhs_columns);
+#else
+    throw std::invalid_argument("peer 'rocsparse' is not built: configure a HIP build with -DKOBALT_ENABLE_ROCSPARSE=ON");
 #endif
   }
   throw std::invalid_argument("format '" + spec.name + "' is not built in this kobalt-bench");

@@ -51,8 +51,13 @@ OPTIONS
                          no TPL); needs -DKOBALT_ENABLE_KOKKOSKERNELS=ON
                   cusparse | cusparse:csr_alg2 | cusparse:coo | cusparse:sell
                          cusparseSpMV (CSR default with preprocess, CSR ALG2,
-                         COO, Sliced-ELL ALG1 on slices of 32); CUDA builds
-                         with -DKOBALT_ENABLE_CUSPARSE=ON, one right-hand side
+                         COO, Sliced-ELL ALG1 on slices of 32; --rhs K > 1:
+                         cusparseSpMM, no Sliced-ELL); CUDA builds with
+                         -DKOBALT_ENABLE_CUSPARSE=ON
+                  rocsparse | rocsparse:csr_stream | rocsparse:coo | rocsparse:ell
+                         rocsparse_spmv (CSR adaptive, CSR stream, COO, ELL;
+                         analysis in setup); HIP builds with
+                         -DKOBALT_ENABLE_ROCSPARSE=ON, one right-hand side
   --value T       float | double (default double)
   --index T       int32 | int64 (default int32)
   --rhs K         right-hand sides, 1..65536 (default 1; K > 1 uses rank-2
