@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // AlignedCoo's seg kernel (004 §IV-D, Fig. 4). An apply (plan/dispatch.hpp)
-// runs y = beta*y (every row, also rows the format does not hold), this
-// kernel, then the flat part through coo_chunks (atomics); the three launches
-// run in order on one execution space instance, so they never overlap.
+// runs this kernel, which applies beta, then the flat part (atomics, or
+// coo::load_balance); the launches run in order on one execution space
+// instance, so they never overlap.
+//
+// Beta in the same launch (issue 14 item 6: two launches instead of three):
+// a row of the seg part lives in one lane as one run, so its thread stores
+// y = alpha*sum + beta*y once; the rows outside the seg part (flat rows and
+// empty rows, listed once in the handle) are scaled by the teams, an equal
+// share each, before the flat kernel adds to them.
 //
 // Seg kernel: a portable form of 004 Alg. 2. Alg. 2 accumulates min_rl
 // segments in a register and then adds element-wise into y while other lanes
@@ -25,12 +31,13 @@
 #include "../formats/aligned_coo.hpp"
 #include "../tuning/policy.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
 namespace kobalt::detail {
 
-template <class ExecutionSpace, class IndexView, class ValueView, class XB, class YB>
+template <class ExecutionSpace, class IndexView, class ValueView, class XB, class YB, bool HasBeta>
 struct AlignedCooSegFunctor {
   using index_type = typename IndexView::non_const_value_type;
   using scalar = typename YB::scalar;
@@ -40,38 +47,101 @@ struct AlignedCooSegFunctor {
   ValueView val;
   XB x;
   YB y;
-  scalar alpha;
+  scalar alpha, beta;
   index_type seg_size, num_seg, lanes_per_team;
+  const index_type* others;  // rows outside the seg part, scaled by beta here
+  std::int64_t other_count, league;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
-    const index_type first = static_cast<index_type>(team.league_rank()) * lanes_per_team;
-    const index_type last = first + lanes_per_team < seg_size ? first + lanes_per_team : seg_size;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const index_type lane) {
+    // 64-bit: the league may outnumber the lanes (teams that only scale).
+    const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * lanes_per_team;
+    const std::int64_t end = first + lanes_per_team < seg_size ? first + lanes_per_team : seg_size;
+    const std::int64_t last = end > first ? end : first;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::int64_t lane) {
       // A lane is slots lane, lane + seg_size, ... (segment-major, coalesced
       // across neighbouring threads); it stops at its first padding slot.
       Sums<scalar, block_width<decltype(y.y)>> sum;
       segment_flush_padded(row, col, val, x, lane, seg_size, num_seg, sum,
-                           [&](const auto r, const auto& s) { y.add(r, alpha, s); });
+                           [&](const auto r, const auto& s) {
+                             y.template store<HasBeta>(r, alpha, s, beta);
+                           });
     });
+    const std::int64_t t = team.league_rank();
+    Kokkos::parallel_for(
+        Kokkos::TeamThreadRange(team, t * other_count / league, (t + 1) * other_count / league),
+        [&](const std::int64_t k) {
+          y.template store<HasBeta>(others[k], alpha, Sums<scalar, block_width<decltype(y.y)>>(),
+                                    beta);
+        });
   }
 };
 
-/// y += alpha * (seg part) * x with launch shape s; y already scaled by the caller.
+/// The rows of `a` without an entry in its seg part, increasing: the rows
+/// aligned_coo_seg scales by beta (a mark per row and a compaction, on exec).
+template <class ExecutionSpace, class Value, class Index, class Device>
+Kokkos::View<Index*, typename Device::memory_space> rows_outside_seg(
+    const ExecutionSpace& exec, const AlignedCoo<Value, Index, Device>& a) {
+  using memory_space = typename Device::memory_space;
+  const std::int64_t rows = a.rows();
+  Kokkos::View<int*, memory_space> in_seg(Kokkos::view_alloc(exec, std::string("kobalt::in_seg")),
+                                          rows);
+  const auto row = a.seg_row_indices();
+  const auto col = a.seg_col_indices();
+  const std::int64_t slots =
+      static_cast<std::int64_t>(a.seg_size()) * static_cast<std::int64_t>(a.num_segments());
+  Kokkos::parallel_for(
+      "kobalt::mark_seg_rows", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, slots),
+      KOKKOS_LAMBDA(const std::int64_t k) {
+        if (col(k) >= 0) in_seg(row(k)) = 1;  // same value from every slot of the row
+      });
+  std::int64_t count = 0;
+  Kokkos::parallel_reduce(
+      "kobalt::count_rows_outside_seg", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+      KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& n) { n += in_seg(r) == 0 ? 1 : 0; },
+      count);
+  Kokkos::View<Index*, memory_space> list(
+      compat::uninitialized(exec, "kobalt::rows_outside_seg"), static_cast<std::size_t>(count));
+  Kokkos::parallel_scan(
+      "kobalt::list_rows_outside_seg", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+      KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& at, const bool final) {
+        if (in_seg(r) != 0) return;
+        if (final) list(at) = static_cast<Index>(r);
+        ++at;
+      });
+  return list;
+}
+
+/// y = alpha * (seg part) * x + beta * y on the seg part's rows and
+/// y = beta * y on `others` (the rest, rows_outside_seg; empty when beta is
+/// 1), with launch shape s. beta == 0 overwrites: NaN in y does not survive.
 template <class ExecutionSpace, class Value, class Index, class Device, class XView, class YView>
 void aligned_coo_seg(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                      const std::string& label, typename YView::non_const_value_type alpha,
-                     const AlignedCoo<Value, Index, Device>& a, const XView& x, const YView& y) {
-  if (a.seg_size() == 0 || a.num_segments() == 0) return;
+                     const AlignedCoo<Value, Index, Device>& a, const XView& x,
+                     typename YView::non_const_value_type beta, const YView& y,
+                     const Kokkos::View<Index*, typename Device::memory_space>& others) {
+  using scalar = typename YView::non_const_value_type;
+  const bool lanes = a.seg_size() > 0 && a.num_segments() > 0;
+  const std::int64_t other_count = beta == scalar(1) ? 0 : static_cast<std::int64_t>(others.extent(0));
+  if (!lanes && other_count == 0) return;
   const Index lanes_per_team = static_cast<Index>(s.rows_per_team);
-  const Index league = (a.seg_size() + lanes_per_team - 1) / lanes_per_team;
+  // Enough teams for the lanes, and at least one per rows_per_team rows to scale.
+  const std::int64_t league = std::max<std::int64_t>(
+      lanes ? (static_cast<std::int64_t>(a.seg_size()) + lanes_per_team - 1) / lanes_per_team : 0,
+      (other_count + lanes_per_team - 1) / lanes_per_team);
   using matrix = AlignedCoo<Value, Index, Device>;
   for_each_column_block(x, y, [&](auto xb, auto yb) {
-    using functor = AlignedCooSegFunctor<ExecutionSpace, typename matrix::index_view,
-                                         typename matrix::value_view, decltype(xb), decltype(yb)>;
-    Kokkos::parallel_for(
-        label, Kokkos::TeamPolicy<ExecutionSpace>(exec, league, s.team_size, s.vector_length),
-        functor{a.seg_row_indices(), a.seg_col_indices(), a.seg_values(), xb, yb, alpha,
-                a.seg_size(), a.num_segments(), lanes_per_team});
+    dispatch_beta(beta, [&](auto has_beta) {
+      using functor = AlignedCooSegFunctor<ExecutionSpace, typename matrix::index_view,
+                                           typename matrix::value_view, decltype(xb),
+                                           decltype(yb), decltype(has_beta)::value>;
+      Kokkos::parallel_for(
+          label,
+          Kokkos::TeamPolicy<ExecutionSpace>(exec, league, s.team_size, s.vector_length),
+          functor{a.seg_row_indices(), a.seg_col_indices(), a.seg_values(), xb, yb, alpha, beta,
+                  lanes ? a.seg_size() : Index(0), a.num_segments(), lanes_per_team,
+                  others.data(), other_count, league});
+    });
   });
 }
 

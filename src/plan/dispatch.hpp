@@ -43,8 +43,12 @@ struct Workspace {
   /// COO load_balance, and the COO (flat) part of the deterministic Hybrid
   /// (ALIGNED_COO) strategies: partial sums and the rows without entries
   CooChunks<typename Matrix::index_type, typename Matrix::memory_space> coo_parts;
+  /// ALIGNED_COO seg_then_flat: the rows outside the seg part, which its seg
+  /// launch scales by beta
+  Kokkos::View<typename Matrix::index_type*, typename Matrix::memory_space> rows_outside_seg;
   std::size_t bytes() const {
-    return gather.extent(0) * sizeof(double) + chunks.bytes() + tiles.bytes() + coo_parts.bytes();
+    return gather.extent(0) * sizeof(double) + chunks.bytes() + tiles.bytes() + coo_parts.bytes() +
+           rows_outside_seg.extent(0) * sizeof(typename Matrix::index_type);
   }
 };
 
@@ -98,6 +102,8 @@ Workspace<Matrix> make_workspace(const ExecutionSpace& exec, const Matrix& a,
       const auto& l = policy.launches.at(0);
       w.coo_parts = make_coo_chunks(exec, a.flat(), l.entries_per_thread * l.vector_length);
     }
+    if (std::holds_alternative<aligned_coo::seg_then_flat>(strategy))
+      w.rows_outside_seg = rows_outside_seg(exec, a);
   } else {
     (void)exec, (void)a, (void)strategy, (void)policy;
   }
@@ -260,17 +266,16 @@ void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace, csrk::g
   csrk_groups(exec, p.launches.at(0), alpha, a, x, beta, y, workspace.gather);
 }
 
-/// 004 §IV-D: y = beta*y on every row, the seg kernel, then the flat part
-/// with 000 Alg. 1's atomics. Running the flat part first as COO
-/// load_balance (beta applied there, two launches) was slower on every
-/// generated matrix (H200, 2026-11-23, coo_chunks_4f980b1.txt: R-MAT 94 vs
-/// 203 GFLOP/s, Zipf 68 vs 119, circuit 142 vs 179, arrow 15 vs 67).
+/// 004 §IV-D: the seg kernel, which applies beta to every row (its own rows
+/// as it stores them, the others from the handle's list), then the flat
+/// part with 000 Alg. 1's atomics: two launches.
 template <class E, class V, class I, class D, class X, class Y, class W>
-void run(const E& exec, const tuning::SpmvPolicy& p, const W&, aligned_coo::seg_then_flat,
-         typename Y::non_const_value_type alpha, const AlignedCoo<V, I, D>& a, const X& x,
-         typename Y::non_const_value_type beta, const Y& y) {
-  scale(exec, beta, y);
-  aligned_coo_seg(exec, p.launches.at(0), kernel_label("aligned_coo", "seg"), alpha, a, x, y);
+void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace,
+         aligned_coo::seg_then_flat, typename Y::non_const_value_type alpha,
+         const AlignedCoo<V, I, D>& a, const X& x, typename Y::non_const_value_type beta,
+         const Y& y) {
+  aligned_coo_seg(exec, p.launches.at(0), kernel_label("aligned_coo", "seg"), alpha, a, x, beta, y,
+                  workspace.rows_outside_seg);
   coo_segmented(exec, p.launches.at(1), kernel_label("aligned_coo", "flat"), alpha,
                 a.flat().row_indices(), a.flat().col_indices(), a.flat().values(), x, y);
 }
@@ -283,12 +288,14 @@ void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace,
          aligned_coo::flat_then_seg, typename Y::non_const_value_type alpha,
          const AlignedCoo<V, I, D>& a, const X& x, typename Y::non_const_value_type beta,
          const Y& y) {
+  using scalar = typename Y::non_const_value_type;
   if (a.flat().nnz() > 0)
     coo_chunks(exec, p.launches.at(0), kernel_label("aligned_coo", "flat"), alpha, a.flat(), x,
                beta, y, workspace.coo_parts);
   else
     scale(exec, beta, y);
-  aligned_coo_seg(exec, p.launches.at(1), kernel_label("aligned_coo", "seg"), alpha, a, x, y);
+  aligned_coo_seg(exec, p.launches.at(1), kernel_label("aligned_coo", "seg"), alpha, a, x,
+                  scalar(1), y, workspace.rows_outside_seg);  // adds: no rows to scale
 }
 
 /// The visit over the strategy variant: the one dispatch of every apply.

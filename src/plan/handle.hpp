@@ -35,6 +35,8 @@ namespace kobalt {
 /// load_balance and the fixed-order Hybrid and ALIGNED_COO strategies combine
 /// the partial sums of split rows there): such applies must be ordered, e.g.
 /// one handle per instance (the matrix is shared by reference, not copied).
+/// ALIGNED_COO seg_then_flat only reads its workspace (the rows outside its
+/// seg part), so its applies may overlap.
 template <class Matrix, class ExecutionSpace = typename Matrix::execution_space>
 class SpmvHandle {
  public:

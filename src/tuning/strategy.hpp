@@ -107,7 +107,9 @@ inline const char* name(groups) { return "groups"; }
 }  // namespace csrk
 
 namespace aligned_coo {
-/// y = beta*y, the seg kernel, then the flat part as COO (004 §IV-D).
+/// The seg kernel with beta applied there (to its own rows as it stores
+/// them, to the other rows from a list its handle holds), then the flat part
+/// as COO with atomics (004 §IV-D): two launches.
 struct seg_then_flat {};
 /// The flat part as coo::load_balance with beta applied there (split rows
 /// combined in chunk order), then the seg kernel adds: no atomics, the same

@@ -4,8 +4,8 @@
 // matrix: several applies through one handle (alpha/beta combinations,
 // rank-1 and rank-2 x/y with 1, 3, 9 and 17 columns, i.e. one, one, two and
 // three 8-column blocks) match the sequential reference; the handle's policy
-// is tuning::select's; describe() names the format and kernel; workspace is
-// held only by a permuted CsrK. Plus the error paths (a handle of another
+// is tuning::select's; describe() names the format and kernel; the
+// workspace is exactly what the kernel needs (expected_workspace). Plus the error paths (a handle of another
 // matrix, a forced policy with the wrong number of launches) and two
 // handles of one permuted CsrK applied on two execution-space instances.
 #include "fixtures/csrk_cases.hpp"
@@ -88,6 +88,25 @@ template <class M>
 constexpr bool is_coo = false;
 template <class V, class I, class D>
 constexpr bool is_coo<Coo<V, I, D>> = true;
+template <class M>
+constexpr bool is_hybrid = false;
+template <class V, class I, class D>
+constexpr bool is_hybrid<Hybrid<V, I, D>> = true;
+template <class M>
+constexpr bool is_aligned_coo = false;
+template <class V, class I, class D>
+constexpr bool is_aligned_coo<AlignedCoo<V, I, D>> = true;
+
+/// Bytes of ALIGNED_COO seg_then_flat's list of the rows outside its seg part.
+template <class V, class I, class D>
+std::size_t rows_outside_seg_bytes(const AlignedCoo<V, I, D>& a) {
+  const auto row = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.seg_row_indices());
+  const auto col = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.seg_col_indices());
+  std::vector<bool> in_seg(static_cast<std::size_t>(a.rows()), false);
+  for (std::size_t k = 0; k < row.extent(0); ++k)
+    if (col(k) >= 0) in_seg[static_cast<std::size_t>(row(k))] = true;
+  return static_cast<std::size_t>(std::count(in_seg.begin(), in_seg.end(), false)) * sizeof(I);
+}
 
 /// Bytes of COO load_balance's list of the rows of `a` without entries.
 template <class V, class I, class D>
@@ -109,8 +128,11 @@ inline std::size_t chunk_parts_bytes(std::int64_t nnz, const tuning::LaunchShape
 /// Workspace a handle of `a` must hold: cols() doubles for a permuted CsrK
 /// (the gathered P x of a rank-1 apply); for CSR load_balance, per chunk of
 /// the policy's size a first row (8 bytes), two slots of rhs_block partial
-/// sums (doubles) and an arrival count (int), plus the end row; nothing for
-/// every other format and strategy.
+/// sums (doubles) and an arrival count (int), plus the end row; for COO
+/// load_balance and the COO parts of Hybrid ell_then_load_balance and
+/// ALIGNED_COO flat_then_seg the chunks' parts and the empty-row list; for
+/// ALIGNED_COO seg_then_flat the rows outside its seg part; nothing for every
+/// other format and strategy.
 template <class Matrix, class Strategy>
 std::size_t expected_workspace(const Matrix& a, const Strategy& resolved,
                                const tuning::SpmvPolicy& policy) {
@@ -126,6 +148,17 @@ std::size_t expected_workspace(const Matrix& a, const Strategy& resolved,
     return std::holds_alternative<coo::load_balance>(resolved)
                ? chunk_parts_bytes(a.nnz(), policy.launches.at(0)) + empty_row_list_bytes(a)
                : 0;
+  } else if constexpr (is_hybrid<Matrix>) {
+    return std::holds_alternative<hybrid::ell_then_load_balance>(resolved) && a.coo().nnz() > 0
+               ? chunk_parts_bytes(a.coo().nnz(), policy.launches.at(1)) +
+                     empty_row_list_bytes(a.coo())
+               : 0;
+  } else if constexpr (is_aligned_coo<Matrix>) {
+    if (std::holds_alternative<aligned_coo::seg_then_flat>(resolved))
+      return rows_outside_seg_bytes(a);
+    return a.flat().nnz() > 0 ? chunk_parts_bytes(a.flat().nnz(), policy.launches.at(0)) +
+                                    empty_row_list_bytes(a.flat())
+                              : 0;
   } else {
     (void)a, (void)resolved, (void)policy;
     return 0;
@@ -218,6 +251,9 @@ void for_every_format_and_strategy(const Triplets<V, I>& input, Check&& check) {
   check(to_hybrid(csr), hybrid::ell_then_coo{}, "hybrid(automatic)");
   check(to_hybrid(csr, hybrid::imbalance_limit{0.5}), hybrid::ell_then_coo{}, "hybrid(0.5)");
   check(to_hybrid(csr, hybrid::column_limit{0}), hybrid::ell_then_coo{}, "hybrid(t=0)");
+  check(to_hybrid(csr, hybrid::imbalance_limit{0.5}), hybrid::ell_then_load_balance{},
+        "hybrid(0.5)");
+  check(to_hybrid(csr, hybrid::column_limit{0}), hybrid::ell_then_load_balance{}, "hybrid(t=0)");
   for (int k : {2, 3}) {
     csrk::parameters p;
     p.k = k;
@@ -236,6 +272,11 @@ void for_every_format_and_strategy(const Triplets<V, I>& input, Check&& check) {
   hybrid_split.flat_unit = 4;
   check(to_aligned_coo(csr, hybrid_split), aligned_coo::seg_then_flat{},
         "aligned_coo(hybrid, unit 4)");
+  check(to_aligned_coo(csr, hybrid_split), aligned_coo::flat_then_seg{},
+        "aligned_coo(hybrid, unit 4)");
+  aligned_coo::params all_flat;
+  all_flat.choice = aligned_coo::split::all_flat;
+  check(to_aligned_coo(csr, all_flat), aligned_coo::seg_then_flat{}, "aligned_coo(all_flat)");
 }
 
 TYPED_TEST(Handle, EveryFormatAndStrategyOnEveryEdgeMatrix) {
@@ -390,7 +431,7 @@ TYPED_TEST(Handle, TwoHandlesOfOnePermutedCsrkOnTwoInstances) {
   }
 }
 
-TYPED_TEST(Handle, WorkspaceOnlyForPermutedCsrkAndLoadBalance) {
+TYPED_TEST(Handle, WorkspaceOnlyWhereTheKernelNeedsIt) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
   const exec_type exec;
@@ -413,6 +454,10 @@ TYPED_TEST(Handle, WorkspaceOnlyForPermutedCsrkAndLoadBalance) {
       const bool lb = std::holds_alternative<coo::load_balance>(h.strategy());
       EXPECT_EQ(h.workspace_bytes() > 0, lb) << variant;
       with_workspace += lb ? 1 : 0;
+    } else if constexpr (is_hybrid<M> || is_aligned_coo<M>) {
+      // The COO part's chunks (fixed-order strategies) or, for ALIGNED_COO
+      // seg_then_flat, the rows outside the seg part: exactly these bytes.
+      EXPECT_EQ(h.workspace_bytes(), expected_workspace(a, h.strategy(), h.policy())) << variant;
     } else {
       EXPECT_EQ(h.workspace_bytes(), 0u) << variant;
     }
