@@ -19,6 +19,9 @@
 #if defined(KOBALT_BENCH_ROCSPARSE)
 #include "peers/rocsparse.hpp"
 #endif
+#if defined(KOBALT_BENCH_MKL)
+#include "peers/mkl.hpp"
+#endif
 
 #include <kobalt/kobalt.hpp>
 

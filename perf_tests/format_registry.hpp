@@ -63,7 +63,7 @@ Operator<View> wrap(Matrix a, const std::string& layout,
 
 /// Peers are other libraries' SpMV run on the same data.
 inline bool is_peer(const std::string& name) {
-  return name == "kk" || name == "cusparse" || name == "rocsparse";
+  return name == "kk" || name == "cusparse" || name == "rocsparse" || name == "mkl";
 }
 
 /// Every format name this build knows, for --help and the default run.
@@ -88,6 +88,9 @@ inline std::vector<std::string> default_format_specs() {
 #if defined(KOBALT_BENCH_ROCSPARSE)
   for (const char* s : {"rocsparse", "rocsparse:csr_stream", "rocsparse:coo", "rocsparse:ell"})
     specs.push_back(s);
+#endif
+#if defined(KOBALT_BENCH_MKL)
+  specs.push_back("mkl");
 #endif
   return specs;
 }
@@ -136,6 +139,10 @@ Operator<View> prepare_cusparse(const FormatSpec& spec, const Csr<Value, Index, 
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare_rocsparse(const FormatSpec& spec, const Csr<Value, Index, Device>& a,
                                  int rhs_columns);
+
+template <class View, class Value, class Index, class Device>
+Operator<View> prepare_mkl(const FormatSpec& spec, const Csr<Value, Index, Device>& a,
+                           int rhs_columns);
 
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare_kokkos_kernels(const FormatSpec& spec, const Csr<Value, Index, Device>& a);
@@ -280,6 +287,13 @@ Operator<View> prepare(const FormatSpec& given, const Csr<Value, Index, Device>&
     return prepare_rocsparse<View>(spec, csr, rhs_columns);
 #else
     throw std::invalid_argument("peer 'rocsparse' is not built: configure a HIP build with -DKOBALT_ENABLE_ROCSPARSE=ON");
+#endif
+  }
+  if (spec.name == "mkl") {
+#if defined(KOBALT_BENCH_MKL)
+    return prepare_mkl<View>(spec, csr, rhs_columns);
+#else
+    throw std::invalid_argument("peer 'mkl' is not built: configure a host (OpenMP or Serial) build with -DKOBALT_ENABLE_MKL=ON");
 #endif
   }
   throw std::invalid_argument("format '" + spec.name + "' is not built in this kobalt-bench");

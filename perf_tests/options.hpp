@@ -58,6 +58,10 @@ OPTIONS
                          rocsparse_spmv (CSR adaptive, CSR stream, COO, ELL;
                          analysis in setup); HIP builds with
                          -DKOBALT_ENABLE_ROCSPARSE=ON, one right-hand side
+                  mkl    Intel MKL's mkl_sparse_?_mv on the CSR arrays (hint and
+                         mkl_sparse_optimize in setup; --rhs K > 1:
+                         mkl_sparse_?_mm, column-major); host builds with
+                         -DKOBALT_ENABLE_MKL=ON, --index int32 only (LP64)
   --value T       float | double (default double)
   --index T       int32 | int64 (default int32)
   --rhs K         right-hand sides, 1..65536 (default 1; K > 1 uses rank-2
