@@ -10,7 +10,7 @@
 //
 // Mapping: league entry -> team_size warps; team thread -> one chunk of
 // entries_per_thread * W entries; vector lane -> a lane of the warp (W =
-// the warp width; 1 on hosts, where the chunk is one thread's walk).
+// the warp width). Hosts (W = 1) run CooWalkFunctor: a thread per chunk.
 // y must already hold beta*y (the caller scales it, or an ELL part wrote it).
 #pragma once
 
@@ -66,6 +66,47 @@ struct CooSegmentedFunctor {
   }
 };
 
+/// Hosts (lane width 1): a thread walks its chunk (one per thread by
+/// default, tuning::host_part) and adds each finished row to y. Only the
+/// chunk's first and last rows can be shared with the neighbouring chunks,
+/// so only they are added atomically; every other row belongs to this
+/// thread alone (issue 15: atomics at chunk boundaries only).
+template <class IndexView, class ValueView, class XB, class YB>
+struct CooWalkFunctor {
+  using index_type = typename IndexView::non_const_value_type;
+  using scalar = typename YB::scalar;
+  static constexpr int N = XB::count_max;
+
+  IndexView row, col;
+  ValueView val;
+  XB x;
+  YB y;
+  scalar alpha;
+  std::int64_t nnz, chunk;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t c) const {
+    const std::int64_t first = c * chunk;
+    const std::int64_t last = first + chunk < nnz ? first + chunk : nnz;
+    const index_type first_row = row(first), last_row = row(last - 1);
+    const auto flush = [&](index_type r, const Sums<scalar, N>& sum) {
+      if (r == first_row || r == last_row) y.atomic_add(r, alpha, sum);
+      else y.add(r, alpha, sum);
+    };
+    index_type current = first_row;
+    Sums<scalar, N> sum;
+    for (std::int64_t k = first; k < last; ++k) {
+      const index_type r = row(k);
+      if (r != current) {
+        flush(current, sum);
+        current = r;
+        sum = Sums<scalar, N>();
+      }
+      x.fma(sum, val(k), col(k));
+    }
+    flush(current, sum);
+  }
+};
+
 /// y += alpha*A*x for a row-sorted entry list (y already scaled), launch
 /// shape s: vector_length = the warp width, team_size warps per team,
 /// entries_per_thread entries per lane (a chunk of entries_per_thread *
@@ -86,11 +127,18 @@ void coo_segmented(const ExecutionSpace& exec, const tuning::LaunchShape& s,
     const std::int64_t warps = (nnz + chunk - 1) / chunk;
     const std::int64_t league = (warps + s.team_size - 1) / s.team_size;
     for_each_column_block(x, y, [&](auto xb, auto yb) {
-      Kokkos::parallel_for(
-          label,
-          Kokkos::TeamPolicy<ExecutionSpace>(exec, static_cast<int>(league), s.team_size, W),
-          CooSegmentedFunctor<ExecutionSpace, W, IndexView, ValueView, decltype(xb),
-                              decltype(yb)>{row, col, val, xb, yb, alpha, nnz, chunk});
+      if constexpr (W == 1)  // hosts: chunk c to thread c under the static schedule
+        Kokkos::parallel_for(
+            label,
+            Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Static>>(exec, 0, warps),
+            CooWalkFunctor<IndexView, ValueView, decltype(xb), decltype(yb)>{
+                row, col, val, xb, yb, alpha, nnz, chunk});
+      else
+        Kokkos::parallel_for(
+            label,
+            Kokkos::TeamPolicy<ExecutionSpace>(exec, static_cast<int>(league), s.team_size, W),
+            CooSegmentedFunctor<ExecutionSpace, W, IndexView, ValueView, decltype(xb),
+                                decltype(yb)>{row, col, val, xb, yb, alpha, nnz, chunk});
     });
   });
 }

@@ -30,6 +30,7 @@
 #pragma once
 
 #include "common.hpp"
+#include "csr_merge_walk.hpp"
 #include "../arch/arch.hpp"
 #include "../errors.hpp"
 #include "../formats/csr.hpp"
@@ -352,28 +353,42 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                               " items; at most 2^30");
     for_each_column_block(x, y, [&](auto xb, auto yb) {
       constexpr int N = decltype(xb)::count_max;
-      const std::size_t per_warp = TileScratch<scalar, Index, N>::bytes(p.tile);
-      // Level 0 (shared memory on GPUs) while the team's tiles fit, level 1
-      // otherwise (large host tiles, wide rank-2 blocks); teams shrink to
-      // fit level 0 before that.
-      int team_size = s.team_size;
-      const std::size_t level0 =
-          static_cast<std::size_t>(policy_type::scratch_size_max(0));
-      while (team_size > 1 && team_size * per_warp > level0) team_size /= 2;
-      const int level = team_size * per_warp <= level0 ? 0 : 1;
-      const std::int64_t league = (tiles + team_size - 1) / team_size;
-      policy_type policy(exec, static_cast<int>(league), team_size, W);
-      policy.set_scratch_size(level, Kokkos::PerTeam(team_size * per_warp));
-      dispatch_beta(beta, [&](auto has_beta) {
-        using functor = CsrMergePathFunctor<ExecutionSpace, W, typename matrix::index_view,
-                                            typename matrix::value_view, decltype(xb),
-                                            decltype(yb), decltype(has_beta)::value>;
-        Kokkos::parallel_for(label, policy,
-                             functor{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha,
-                                     beta, p.tile_row.data(), p.carries.data(), rows, nnz,
-                                     p.tile, tiles, static_cast<int>(s.entries_per_thread),
-                                     level});
-      });
+      if constexpr (W == 1) {  // hosts: a thread walks its tile (csr_merge_walk.hpp)
+        dispatch_beta(beta, [&](auto has_beta) {
+          using functor = CsrMergeWalkFunctor<typename matrix::index_view,
+                                              typename matrix::value_view, decltype(xb),
+                                              decltype(yb), decltype(has_beta)::value>;
+          Kokkos::parallel_for(
+              label,
+              Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Static>>(exec, 0,
+                                                                                    tiles),
+              functor{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha, beta,
+                      p.tile_row.data(), p.carries.data(), rows, nnz, p.tile});
+        });
+      } else {
+        const std::size_t per_warp = TileScratch<scalar, Index, N>::bytes(p.tile);
+        // Level 0 (shared memory on GPUs) while the team's tiles fit, level 1
+        // otherwise (large host tiles, wide rank-2 blocks); teams shrink to
+        // fit level 0 before that.
+        int team_size = s.team_size;
+        const std::size_t level0 =
+            static_cast<std::size_t>(policy_type::scratch_size_max(0));
+        while (team_size > 1 && team_size * per_warp > level0) team_size /= 2;
+        const int level = team_size * per_warp <= level0 ? 0 : 1;
+        const std::int64_t league = (tiles + team_size - 1) / team_size;
+        policy_type policy(exec, static_cast<int>(league), team_size, W);
+        policy.set_scratch_size(level, Kokkos::PerTeam(team_size * per_warp));
+        dispatch_beta(beta, [&](auto has_beta) {
+          using functor = CsrMergePathFunctor<ExecutionSpace, W, typename matrix::index_view,
+                                              typename matrix::value_view, decltype(xb),
+                                              decltype(yb), decltype(has_beta)::value>;
+          Kokkos::parallel_for(label, policy,
+                               functor{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha,
+                                       beta, p.tile_row.data(), p.carries.data(), rows, nnz,
+                                       p.tile, tiles, static_cast<int>(s.entries_per_thread),
+                                       level});
+        });
+      }
       const std::int64_t fixup_league = (tiles + s.team_size * W - 1) / (s.team_size * W);
       Kokkos::parallel_for(
           label + "::fixup",

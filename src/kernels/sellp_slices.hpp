@@ -7,10 +7,12 @@
 // from the format's stride factor: any t reads any SELL-P correctly, the
 // stride factor only pads each slice to a multiple of it. The kernel body
 // is kernels/slot_groups.hpp, shared with ELL's column groups (003 Alg. 5);
-// t = 1 runs as a thread per row (kernels/slot_rows.hpp, measured there).
+// t = 1 runs as a thread per row (kernels/slot_rows.hpp, measured there);
+// on hosts, slices of 4, 8 or 16 rows run as SIMD vectors (sellp_simd.hpp).
 // A SELL-C-sigma matrix writes stored row k's sum to y(row_order(k)).
 #pragma once
 
+#include "sellp_simd.hpp"
 #include "slot_groups.hpp"
 #include "slot_rows.hpp"
 #include "../formats/sellp.hpp"
@@ -29,6 +31,15 @@ void sellp_slices(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                   const Sellp<Value, Index, Device>& a, const XView& x,
                   typename YView::non_const_value_type beta, const YView& y) {
   using matrix = Sellp<Value, Index, Device>;
+  if constexpr (arch::lanes<ExecutionSpace>::max_width == 1) {
+    // Hosts: a lane per row of the slice, one thread per row's slots: the
+    // slice is one SIMD vector (sellp_simd.hpp).
+    if (s.row_threads <= 1 && s.vector_length == a.slice_size() &&
+        simd_slice_size(a.slice_size())) {
+      sellp_simd(exec, label, alpha, a, x, beta, y);
+      return;
+    }
+  }
   if (s.row_threads <= 1) {  // t = 1: a thread per row (slot_rows.hpp)
     slot_rows(exec, label, alpha, static_cast<std::int64_t>(a.rows()), a.stored(),
               a.col_indices().data(), a.values().data(),

@@ -37,10 +37,10 @@ struct DeviceProfile {
   // --- tuning constants (table row or profile file) ---
   int team_threads = 1;             ///< threads per team of the row kernels (GPUs)
   int rows_per_team = 1;            ///< rows per league entry of the host row kernels
-  std::int64_t entries_per_thread = 1;  ///< nonzeros per host thread of the warp-chunk kernels (COO, CSR load_balance)
+  std::int64_t entries_per_thread = 0;  ///< hosts: nonzeros per chunk of the chunk kernels (COO, Hybrid, CSR load_balance); 0 = an equal share per thread
   int warps_per_cu = 1;             ///< warps per compute unit in 000 §3.2.2's launch size (FP32 cores / 32)
   int oversubscription = 0;         ///< omega of the warp-chunk kernels; 0 = 000 §3.2.2's rule by nonzeros
-  int merge_path_items = 8;         ///< CSR merge_path: merge-path items (rows + nonzeros) per lane of a tile
+  int merge_path_items = 8;         ///< CSR merge_path: merge-path items (rows + nonzeros) per lane of a tile; hosts: 0 = one tile per thread
   int csrk_k = 2;                   ///< CSR-k levels when the caller leaves k = 0
   std::string csrk_model = "none";  ///< 002 §4.1 size model ("hopper", "ampere", "volta") or "none" = fixed sizes
   std::int64_t csrk_super_row_size = 96;       ///< SRS when csrk_model is "none"
@@ -94,8 +94,14 @@ inline void kind_defaults(DeviceProfile& p) {
     // A first-cut chunk so an OpenMP team amortises its scheduling; not yet
     // measured (the CPU kernel issue replaces it).
     p.rows_per_team = 256;
-    p.entries_per_thread = 4096;  // same status
-    p.merge_path_items = 4096;    // same status: one thread walks a tile
+    // Issue 15's static partitions: the chunk kernels (COO, Hybrid's COO
+    // part, CSR load_balance) and CSR merge_path cut the nonzeros (merge
+    // path: rows + nonzeros) into one equal part per host thread, once, in
+    // the handle; the static schedule gives part t to thread t, so each
+    // thread reads the same part on every apply (and, where it converted
+    // the arrays itself, the memory it touched first).
+    p.entries_per_thread = 0;
+    p.merge_path_items = 0;
     p.csrk_k = 2;                 // 002 §6.2: CSR-2 on CPUs
     p.csrk_model = "none";
     p.csrk_super_row_size = 96;   // 002 §4.2: geometric mean of the per-matrix optima
@@ -204,11 +210,11 @@ inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
     } else if (key == "rows_per_team") {
       p.rows_per_team = static_cast<int>(whole(1, int_max));
     } else if (key == "entries_per_thread") {
-      p.entries_per_thread = whole(1, count_max);
+      p.entries_per_thread = whole(0, count_max);
     } else if (key == "warps_per_cu") {
       p.warps_per_cu = static_cast<int>(whole(1, 1024));
     } else if (key == "merge_path_items") {
-      p.merge_path_items = static_cast<int>(whole(1, 1 << 20));
+      p.merge_path_items = static_cast<int>(whole(0, 1 << 20));
     } else if (key == "oversubscription") {
       p.oversubscription = static_cast<int>(whole(0, 1 << 20));
     } else if (key == "csrk_k") {

@@ -80,19 +80,30 @@ inline int oversubscription(const DeviceProfile& profile, std::int64_t nnz) {
   return 2048;
 }
 
+/// Items per part of a host kernel's static partition: `fixed` when the
+/// profile sets it (> 0), else an equal share of `items` per host thread
+/// (profile.compute_units), so a static schedule hands part t to thread t.
+inline std::int64_t host_part(std::int64_t fixed, std::int64_t items,
+                              const DeviceProfile& profile) {
+  if (fixed > 0) return fixed;
+  const std::int64_t threads = std::max(profile.compute_units, 1);
+  return std::max<std::int64_t>(1, (std::max<std::int64_t>(items, 1) + threads - 1) / threads);
+}
+
 /// Warp-chunk kernels (COO 000 Alg. 1, CSR load_balance): equal contiguous
 /// chunks of nonzeros, one per warp of profile.warp_width lanes.
 /// - GPUs: min(ω · compute units · warps_per_cu, ceil(nnz / W)) warps (000
 ///   §3.2.2 as NOTES.md derives it), profile.team_threads / W warps per team;
 ///   each lane walks entries_per_thread = ceil(nnz / (warps · W)) entries.
-/// - Hosts: one lane, one thread per chunk of profile.entries_per_thread.
+/// - Hosts: one lane, one chunk per thread (host_part), or chunks of the
+///   profile's entries_per_thread.
 /// `omega_cap` (> 0) bounds the rule's ω (never a profile's own ω).
 inline LaunchShape warp_chunk_launch(const MatrixStats& stats, const DeviceProfile& profile,
                                      const char* part, int omega_cap = 0) {
   LaunchShape s;
   s.part = part;
   if (!profile.gpu) {
-    s.entries_per_thread = std::max<std::int64_t>(profile.entries_per_thread, 1);
+    s.entries_per_thread = host_part(profile.entries_per_thread, stats.nnz, profile);
     return s;
   }
   const int w = std::max(profile.warp_width, 1);
@@ -113,8 +124,11 @@ namespace detail {
 inline std::string chunk_rule(const MatrixStats& stats, const DeviceProfile& profile,
                               int omega_cap = 0) {
   if (!profile.gpu)
-    return "chunks of " + std::to_string(profile.entries_per_thread) +
-           " nonzeros per thread (device profile)";
+    return profile.entries_per_thread > 0
+               ? "chunks of " + std::to_string(profile.entries_per_thread) +
+                     " nonzeros (device profile)"
+               : "one chunk of equal nonzeros per thread, " +
+                     std::to_string(profile.compute_units) + " threads (static partition)";
   const int omega = oversubscription(profile, stats.nnz);
   const bool capped = omega_cap > 0 && profile.oversubscription == 0 && omega > omega_cap;
   return "chunks of equal nonzeros per warp, omega = " +
@@ -247,11 +261,20 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 /// - GPUs: min(b, warp) lanes over a slice's rows (a power of two; lanes
 ///   loop over larger slices), t threads per row (capped so the team stays
 ///   within 1024 threads), team_threads / (t * lanes) slices per team.
-/// - Hosts: one thread per slice (t = 1).
+/// - Hosts: one thread per slice (t = 1); slices of 4, 8 or 16 rows (SELL-C
+///   with C = the SIMD width in doubles or floats: 4 / 8 doubles for AVX2 /
+///   AVX-512) run their rows as SIMD lanes (vector_length = b).
 inline SpmvPolicy select(const MatrixStats&, const DeviceProfile& profile, sellp::slices,
                          std::int64_t slice_size, std::int64_t stride_factor) {
   LaunchShape s;
   s.part = "slices";
+  if (!profile.gpu && (slice_size == 4 || slice_size == 8 || slice_size == 16)) {
+    s.vector_length = static_cast<int>(slice_size);
+    s.rows_per_team = slice_size;
+    return detail::policy("sellp", "slices", {s},
+                          "a thread per slice, its " + std::to_string(slice_size) +
+                              " rows as SIMD lanes (SELL-C-sigma, C = b)");
+  }
   if (profile.gpu) {
     s.vector_length = floor_pow2_capped(slice_size, std::max(profile.warp_width, 1));
     s.row_threads = static_cast<int>(
@@ -366,18 +389,30 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 }
 
 /// CSR merge_path: tiles of merge_path_items items per lane, one tile per
-/// warp of the profile's warp width, team_threads / W warps per team (hosts:
-/// one thread per tile).
-inline SpmvPolicy select(const MatrixStats&, const DeviceProfile& profile, csr::merge_path) {
+/// warp of the profile's warp width, team_threads / W warps per team.
+/// Hosts: one thread walks a tile, one tile per thread (host_part over rows
+/// + nonzeros; Merrill & Garland's CPU partition) unless the profile sets
+/// merge_path_items.
+inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
+                         csr::merge_path) {
   LaunchShape s;
   s.part = "tiles";
-  s.vector_length = profile.gpu ? std::max(profile.warp_width, 1) : 1;
-  s.team_size = profile.gpu ? std::max(1, profile.team_threads / s.vector_length) : 1;
-  s.entries_per_thread = std::max(profile.merge_path_items, 1);
-  return detail::policy("csr", "merge_path", {s},
-                        "merge path (Merrill & Garland): tiles of " +
-                            std::to_string(s.entries_per_thread * s.vector_length) +
-                            " rows + nonzeros per warp (device profile)");
+  std::string rule;
+  if (profile.gpu) {
+    s.vector_length = std::max(profile.warp_width, 1);
+    s.team_size = std::max(1, profile.team_threads / s.vector_length);
+    s.entries_per_thread = std::max(profile.merge_path_items, 1);
+    rule = "tiles of " + std::to_string(s.entries_per_thread * s.vector_length) +
+           " rows + nonzeros per warp (device profile)";
+  } else {
+    s.entries_per_thread = host_part(profile.merge_path_items, stats.rows + stats.nnz, profile);
+    rule = profile.merge_path_items > 0
+               ? "tiles of " + std::to_string(s.entries_per_thread) +
+                     " rows + nonzeros per thread (device profile)"
+               : "one tile of equal rows + nonzeros per thread, " +
+                     std::to_string(profile.compute_units) + " threads (static partition)";
+  }
+  return detail::policy("csr", "merge_path", {s}, "merge path (Merrill & Garland): " + rule);
 }
 
 // CSR automatic, 003 Alg. 3: load_balance above nnz_limit nonzeros or with
@@ -415,6 +450,13 @@ inline CsrAutomaticLimits csr_automatic_limits(const DeviceProfile& profile) {
 /// load_balance, which is correct and balanced for any row lengths.
 inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stats,
                                                          const DeviceProfile& profile) {
+  // Hosts: the static partition of equal rows + nonzeros per thread
+  // (merge_path's host form, issue 15) for every matrix: it never leaves a
+  // thread a long row's worth of extra work. Measured on the H200's host:
+  // see perf_tests/results/h200-host-openmp/README.md.
+  if (!profile.gpu)
+    return {csr::merge_path{},
+            "automatic: hosts take one tile of equal rows + nonzeros per thread (issue 15)"};
   const auto limits = csr_automatic_limits(profile);
   // 003's load_balance cases: merge_path from limits.merge_path_nnz nonzeros.
   const auto balanced = [&](std::string why) -> std::pair<csr::strategy, std::string> {

@@ -32,7 +32,7 @@ TYPED_TEST(SellpSpmv, MatchesReferenceOnEdgeMatrices) {
     const auto a = make_csr(m.matrix);
     Triplets<V, I> assembled = m.matrix;
     assembled.assemble();
-    for (std::int64_t b : {1, 3, 32, 64}) {
+    for (std::int64_t b : {1, 3, 4, 8, 16, 32, 64}) {  // 4, 8, 16: SIMD slices on hosts
       for (std::int64_t t : {1, 2, 8}) {
         for (std::int64_t sigma : {std::int64_t{1}, 4 * b}) {
           const sellp_params p{b, t, 0, sigma};
@@ -56,7 +56,7 @@ TYPED_TEST(SellpSpmv, ForcedShapesMatchReference) {
     for (const sellp_params& f : {sellp_params{3, 2, 0}, sellp_params{8, 1, 0},
                                   sellp_params{3, 2, 0, 12}, sellp_params{8, 1, 0, 64}}) {
       const auto s = to_sellp(a, f);
-      for (int lanes : {1, 2, 32}) {
+      for (int lanes : {1, 2, 8, 32}) {  // 8 lanes, 1 thread on b = 8: SIMD slices on hosts
         for (int t : {1, 2, 3}) {
           for (int slices_per_team : {1, 2}) {
             tuning::LaunchShape p;
@@ -128,7 +128,8 @@ TEST(SellpPolicy, StrideFactorThreadsPerRow) {
       if (!tuning::profile_of(exec()).gpu) {
         EXPECT_EQ(h.team_size, 1);
         EXPECT_EQ(h.row_threads, 1);
-        EXPECT_EQ(h.vector_length, 1);
+        // Slices of 4, 8 or 16 rows are SIMD vectors on hosts.
+        EXPECT_EQ(h.vector_length, b == 8 ? 8 : 1) << b;
       }
     }
   }

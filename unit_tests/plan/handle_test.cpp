@@ -131,7 +131,8 @@ inline std::size_t chunk_parts_bytes(std::int64_t nnz, const tuning::LaunchShape
 /// sums (doubles) and an arrival count (int), plus the end row; for COO
 /// load_balance and the COO parts of Hybrid ell_then_load_balance and
 /// ALIGNED_COO flat_then_seg the chunks' parts and the empty-row list; for
-/// ALIGNED_COO seg_then_flat the rows outside its seg part; nothing for every
+/// ALIGNED_COO seg_then_flat the rows outside its seg part; for CSR
+/// merge_path its tiles (csr::automatic on hosts); nothing for every
 /// other format and strategy.
 template <class Matrix, class Strategy>
 std::size_t expected_workspace(const Matrix& a, const Strategy& resolved,
@@ -139,8 +140,14 @@ std::size_t expected_workspace(const Matrix& a, const Strategy& resolved,
   if constexpr (is_csrk<Matrix>) {
     return a.is_permuted() ? static_cast<std::size_t>(a.cols()) * sizeof(double) : 0;
   } else if constexpr (is_csr<Matrix>) {
-    if (!std::holds_alternative<csr::load_balance>(resolved) || a.nnz() == 0) return 0;
     const auto& l = policy.launches.at(0);
+    if (std::holds_alternative<csr::merge_path>(resolved)) {
+      // Tile starts (tiles + 1), run ends (tiles) and rhs_block carries per tile.
+      const std::size_t tile = static_cast<std::size_t>(l.entries_per_thread * l.vector_length);
+      const std::size_t tiles = (static_cast<std::size_t>(a.rows() + a.nnz()) + tile - 1) / tile;
+      return tiles == 0 ? 0 : (2 * tiles + 1) * 8 + tiles * detail::rhs_block * sizeof(double);
+    }
+    if (!std::holds_alternative<csr::load_balance>(resolved) || a.nnz() == 0) return 0;
     const std::size_t chunk = static_cast<std::size_t>(l.entries_per_thread * l.vector_length);
     const std::size_t chunks = (static_cast<std::size_t>(a.nnz()) + chunk - 1) / chunk;
     return (chunks + 1) * 8 + chunk_parts_bytes(a.nnz(), l);
@@ -391,9 +398,10 @@ TYPED_TEST(Handle, TwoHandlesOfOnePermutedCsrkOnTwoInstances) {
       Kokkos::deep_copy(x[s], xh);
       Kokkos::deep_copy(y[s], yh);
     }
-    // One handle without workspace (CSR) may be shared by both instances.
+    // One handle without workspace (CSR classical; csr::automatic takes
+    // merge_path's tiles on hosts) may be shared by both instances.
     const auto c = make_csr(t);
-    const auto hc = make_handle(instances[0], c);
+    const auto hc = make_handle(instances[0], c, csr::strategy{csr::classical{}});
     ASSERT_EQ(hc.workspace_bytes(), 0u);
     for (int repeat = 0; repeat < 4; ++repeat) {
       // Restore y, then apply on both instances without a fence between.
@@ -447,7 +455,8 @@ TYPED_TEST(Handle, WorkspaceOnlyWhereTheKernelNeedsIt) {
         ++with_workspace;
       }
     } else if constexpr (is_csr<M>) {
-      const bool lb = std::holds_alternative<csr::load_balance>(h.strategy());
+      const bool lb = std::holds_alternative<csr::load_balance>(h.strategy()) ||
+                      std::holds_alternative<csr::merge_path>(h.strategy());
       EXPECT_EQ(h.workspace_bytes() > 0, lb) << variant;
       with_workspace += lb ? 1 : 0;
     } else if constexpr (is_coo<M>) {
@@ -462,7 +471,9 @@ TYPED_TEST(Handle, WorkspaceOnlyWhereTheKernelNeedsIt) {
       EXPECT_EQ(h.workspace_bytes(), 0u) << variant;
     }
   });
-  EXPECT_EQ(with_workspace, 4u);  // CSR-2 and CSR-3 with RCM, CSR and COO load_balance
+  // CSR-2 and CSR-3 with RCM, CSR and COO load_balance; on hosts also CSR
+  // automatic (merge_path's tiles; GPUs take classical on this matrix).
+  EXPECT_EQ(with_workspace, tuning::profile_of(exec).gpu ? 4u : 5u);
 }
 
 

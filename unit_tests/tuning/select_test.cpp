@@ -128,7 +128,31 @@ TEST(SelectCsr, BasicIsOneThreadPerRow) {
   EXPECT_EQ(strategy_name(csr::strategy{csr::load_balance{}}), "load_balance");
 }
 
-// 003 Alg. 3 on NVIDIA (and hosts): a row longer than 1024 takes
+// Hosts: CSR automatic is always merge_path, one tile of equal rows +
+// nonzeros per thread (issue 15's static partition).
+TEST(SelectCsr, AutomaticOnHostsIsTheStaticPartition) {
+  DeviceProfile host = host_profile();
+  host.compute_units = 3;
+  for (const MatrixStats& st : {stats_of(10, 3), stats_of(30000000, 2000, 5.0)}) {
+    EXPECT_TRUE(std::holds_alternative<csr::merge_path>(
+        tuning::resolve(st, host, csr::strategy{csr::automatic{}})));
+    const SpmvPolicy p = tuning::select(st, host, csr::automatic{});
+    EXPECT_EQ(p.kernel, "merge_path");
+    const LaunchShape s = only_launch(p);
+    EXPECT_EQ(s.vector_length, 1);
+    EXPECT_EQ(s.team_size, 1);
+    // Three tiles cover rows + nonzeros; two would not.
+    EXPECT_GE(3 * s.entries_per_thread, st.rows + st.nnz);
+    EXPECT_LT(2 * s.entries_per_thread, st.rows + st.nnz);
+    EXPECT_NE(p.rule.find("per thread"), std::string::npos) << p.rule;
+  }
+  // A profile's merge_path_items fixes the tile instead.
+  host.merge_path_items = 100;
+  EXPECT_EQ(only_launch(tuning::select(stats_of(1000, 3), host, csr::merge_path{})).entries_per_thread,
+            100);
+}
+
+// 003 Alg. 3 on NVIDIA: a row longer than 1024 takes
 // load_balance, or merge_path from 2e5 nonzeros; classical otherwise (003's
 // 1e6-nonzero limit dropped after the H200 measurement in select.hpp); AMD:
 // 1e8 nonzeros and 768, load_balance.
@@ -170,7 +194,8 @@ TEST(SelectCsr, AutomaticFollows003Alg3) {
 
 // 000 §3.2.2: min(omega * SMs * warps_per_SM, ceil(nnz / 32)) warps on GPUs,
 // omega = 8 / 32 / 128 below 2e5 / 2e6 / above ([ext] 512 from 2e7, 2048
-// from 2e8); hosts walk profile.entries_per_thread per thread.
+// from 2e8); hosts cut the nonzeros into one equal chunk per thread, or
+// chunks of the profile's entries_per_thread.
 TEST(SelectWarpChunks, LaunchSizeFromOmega) {
   const DeviceProfile gpu = fake_gpu_profile();  // 132 SMs, warp 32, 4 warps per SM
   ASSERT_EQ(gpu.warps_per_cu, 4);
@@ -201,10 +226,20 @@ TEST(SelectWarpChunks, LaunchSizeFromOmega) {
   EXPECT_EQ(tuning::oversubscription(amd, 99999), 2);
   EXPECT_EQ(tuning::oversubscription(amd, 100000), 8);
   EXPECT_EQ(tuning::oversubscription(amd, 10000000), 32);
-  const LaunchShape h = only_launch(tuning::select(stats_of(100, 3), host_profile(), coo::segmented{}));
-  EXPECT_EQ(h.vector_length, 1);
-  EXPECT_EQ(h.team_size, 1);
-  EXPECT_EQ(h.entries_per_thread, host_profile().entries_per_thread);
+  DeviceProfile host = host_profile();
+  host.compute_units = 3;
+  MatrixStats st = stats_of(100, 3);
+  st.nnz = 301;
+  for (const SpmvPolicy& p : {tuning::select(st, host, coo::segmented{}),
+                              tuning::select(st, host, coo::load_balance{}),
+                              tuning::select(st, host, csr::load_balance{})}) {
+    const LaunchShape h = only_launch(p);
+    EXPECT_EQ(h.vector_length, 1);
+    EXPECT_EQ(h.team_size, 1);
+    EXPECT_EQ(h.entries_per_thread, 101) << p.str();  // ceil(301 / 3)
+  }
+  host.entries_per_thread = 64;
+  EXPECT_EQ(only_launch(tuning::select(st, host, coo::segmented{})).entries_per_thread, 64);
 }
 
 // COO load_balance takes the same launch with omega capped at 8 (longer

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// CSR merge_path on hosts (lane width 1): each thread walks one tile of the
+// merge path itself, as in Merrill & Garland's CPU algorithm (SC'16 §4.1),
+// instead of staging products in team scratch as the GPU tile kernel
+// (csr_merge_path.hpp) does. The tiles are the handle's: on hosts the
+// selector makes one per thread (an equal share of rows + nonzeros, found
+// by one merge-path search each, once), so a RangePolicy under the static
+// schedule hands tile t to thread t; the fixup launch of csr_merge_path.hpp
+// then adds the carries of rows split between tiles, in tile order: no
+// atomics, the same bits on every run.
+//
+// A row ending in the tile is summed by a loop over its nonzeros with four
+// independent partial sums (a fixed order, so results stay bitwise
+// reproducible; the compiler may keep the four in one SIMD register and
+// gather x). Rank-2 blocks sum one entry into all N columns.
+#pragma once
+
+#include "common.hpp"
+
+#include <cstdint>
+
+namespace kobalt::detail {
+
+/// sum += the products of the nonzeros [k, end) of one row.
+template <class IndexView, class ValueView, class XB, class Scalar, int N>
+KOKKOS_INLINE_FUNCTION void walk_row_part(const IndexView& col, const ValueView& val,
+                                          const XB& x, std::int64_t k, std::int64_t end,
+                                          Sums<Scalar, N>& sum) {
+  if constexpr (N == 1) {
+    // Four chains: a single running sum is one dependent FMA per nonzero.
+    Scalar s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (; k + 4 <= end; k += 4) {
+      s0 += Scalar(val(k)) * Scalar(x.x(col(k)));
+      s1 += Scalar(val(k + 1)) * Scalar(x.x(col(k + 1)));
+      s2 += Scalar(val(k + 2)) * Scalar(x.x(col(k + 2)));
+      s3 += Scalar(val(k + 3)) * Scalar(x.x(col(k + 3)));
+    }
+    for (; k < end; ++k) s0 += Scalar(val(k)) * Scalar(x.x(col(k)));
+    sum.v[0] += (s0 + s1) + (s2 + s3);
+  } else {
+    for (; k < end; ++k) x.fma(sum, val(k), col(k));
+  }
+}
+
+template <class IndexView, class ValueView, class XB, class YB, bool HasBeta>
+struct CsrMergeWalkFunctor {
+  using scalar = typename YB::scalar;
+  static constexpr int N = XB::count_max;
+
+  IndexView row_ptr, col;
+  ValueView val;
+  XB x;
+  YB y;
+  scalar alpha, beta;
+  const std::int64_t* tile_row;  // raw: the handle's CsrMergePath owns them
+  double* carries;
+  std::int64_t rows, nnz, tile;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const {
+    const std::int64_t items = rows + nnz;
+    const std::int64_t d0 = t * tile;
+    const std::int64_t d1 = d0 + tile < items ? d0 + tile : items;
+    const std::int64_t r0 = tile_row[t], r1 = tile_row[t + 1];
+    std::int64_t k = d0 - r0;  // the tile's first nonzero
+    // Rows r0 .. r1 - 1 end in this tile. Row r0 may have begun in earlier
+    // tiles: its store holds this tile's part, the fixup adds theirs.
+    for (std::int64_t r = r0; r < r1; ++r) {
+      const std::int64_t end = static_cast<std::int64_t>(row_ptr(r + 1));
+      Sums<scalar, N> sum;
+      walk_row_part(col, val, x, k, end, sum);
+      k = end;
+      y.template store<HasBeta>(r, alpha, sum, beta);
+    }
+    // Row r1 stays open: its nonzeros up to the tile's end are the carry.
+    Sums<scalar, N> open;
+    walk_row_part(col, val, x, k, d1 - r1, open);
+    for (int j = 0; j < N; ++j) carries[t * rhs_block + j] = static_cast<double>(open.v[j]);
+  }
+};
+
+}  // namespace kobalt::detail
