@@ -95,6 +95,11 @@ struct CooWalkFunctor {
     index_type current = first_row;
     Sums<scalar, N> sum;
     for (std::int64_t k = first; k < last; ++k) {
+      if ((k & 7) == 0) {  // the three streams run ahead (arch::prefetch_ahead)
+        arch::prefetch_ahead(row.data() + k);
+        arch::prefetch_ahead(col.data() + k);
+        arch::prefetch_ahead(val.data() + k);
+      }
       const index_type r = row(k);
       if (r != current) {
         flush(current, sum);

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "common.hpp"
+#include "../arch/arch.hpp"
 
 #include <cstdint>
 
@@ -26,10 +27,16 @@ template <class IndexView, class ValueView, class XB, class Scalar, int N>
 KOKKOS_INLINE_FUNCTION void walk_row_part(const IndexView& col, const ValueView& val,
                                           const XB& x, std::int64_t k, std::int64_t end,
                                           Sums<Scalar, N>& sum) {
+  // The value and index streams run ahead (arch::prefetch_ahead): once per
+  // row and once per 4 entries of long rows.
+  arch::prefetch_ahead(val.data() + k);
+  arch::prefetch_ahead(col.data() + k);
   if constexpr (N == 1) {
     // Four chains: a single running sum is one dependent FMA per nonzero.
     Scalar s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     for (; k + 4 <= end; k += 4) {
+      arch::prefetch_ahead(val.data() + k + 4);
+      arch::prefetch_ahead(col.data() + k + 4);
       s0 += Scalar(val(k)) * Scalar(x.x(col(k)));
       s1 += Scalar(val(k + 1)) * Scalar(x.x(col(k + 1)));
       s2 += Scalar(val(k + 2)) * Scalar(x.x(col(k + 2)));

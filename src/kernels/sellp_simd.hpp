@@ -13,6 +13,7 @@
 #pragma once
 
 #include "common.hpp"
+#include "../arch/arch.hpp"
 
 #include <cstdint>
 
@@ -40,6 +41,8 @@ struct SellpSimdFunctor {
     for (std::int64_t k = 0; k < width; ++k) {
       const Index* c = col + first + k * C;
       const Value* v = val + first + k * C;
+      arch::prefetch_ahead(c);  // the streams run ahead (arch::prefetch_ahead)
+      arch::prefetch_ahead(v);
       if constexpr (N == 1) {
         for (int r = 0; r < C; ++r)  // the SIMD lanes
           sum[r].v[0] += scalar(v[r]) * (c[r] >= 0 ? scalar(x.x(c[r])) : scalar(0));
