@@ -129,7 +129,8 @@ inline constexpr int host_prefetch_bytes = 4096;
 /// Asks the host cache for the line holding p + host_prefetch_bytes (read,
 /// keep in all levels); nothing in device code.
 KOKKOS_INLINE_FUNCTION void prefetch_ahead(const void* p) {
-#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && (defined(__GNUC__) || defined(__clang__))
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && \
+    (defined(__GNUC__) || defined(__clang__))
   __builtin_prefetch(static_cast<const char*>(p) + host_prefetch_bytes);
 #else
   (void)p;

@@ -125,6 +125,9 @@ void coo_segmented(const ExecutionSpace& exec, const tuning::LaunchShape& s,
   if (nnz == 0) return;
   arch::with_lane_width(exec, [&](auto width) {
     constexpr int W = decltype(width)::value;
+    // Nested lambdas name the width through the type: nvcc's host pass
+    // rejects a captured constexpr W inside their if constexpr branches.
+    using Lanes = decltype(width);
     if (s.vector_length != W)
       throw invalid_parameter("kobalt: " + label + " needs vector_length = the warp width " +
                                   std::to_string(W) + ", got " + std::to_string(s.vector_length));
@@ -132,7 +135,7 @@ void coo_segmented(const ExecutionSpace& exec, const tuning::LaunchShape& s,
     const std::int64_t warps = (nnz + chunk - 1) / chunk;
     const std::int64_t league = (warps + s.team_size - 1) / s.team_size;
     for_each_column_block(x, y, [&](auto xb, auto yb) {
-      if constexpr (W == 1)  // hosts: chunk c to thread c under the static schedule
+      if constexpr (Lanes::value == 1)  // hosts: chunk c to thread c under the static schedule
         Kokkos::parallel_for(
             label,
             Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Static>>(exec, 0, warps),
@@ -141,8 +144,9 @@ void coo_segmented(const ExecutionSpace& exec, const tuning::LaunchShape& s,
       else
         Kokkos::parallel_for(
             label,
-            Kokkos::TeamPolicy<ExecutionSpace>(exec, static_cast<int>(league), s.team_size, W),
-            CooSegmentedFunctor<ExecutionSpace, W, IndexView, ValueView, decltype(xb),
+            Kokkos::TeamPolicy<ExecutionSpace>(exec, static_cast<int>(league), s.team_size,
+                                               Lanes::value),
+            CooSegmentedFunctor<ExecutionSpace, Lanes::value, IndexView, ValueView, decltype(xb),
                                 decltype(yb)>{row, col, val, xb, yb, alpha, nnz, chunk});
     });
   });

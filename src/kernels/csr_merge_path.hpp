@@ -343,6 +343,9 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
   const std::int64_t rows = a.rows(), nnz = a.nnz();
   arch::with_lane_width(exec, [&](auto width) {
     constexpr int W = decltype(width)::value;
+    // Nested lambdas name the width through the type: nvcc's host pass
+    // rejects a captured constexpr W inside their if constexpr branches.
+    using Lanes = decltype(width);
     check_warp_partition(label, s, W, p.tile, "tiles");
     const std::int64_t tiles = p.tiles();
     if (tiles != (rows + nnz + p.tile - 1) / p.tile)
@@ -353,7 +356,8 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                               " items; at most 2^30");
     for_each_column_block(x, y, [&](auto xb, auto yb) {
       constexpr int N = decltype(xb)::count_max;
-      if constexpr (W == 1) {  // hosts: a thread walks its tile (csr_merge_walk.hpp)
+      // Hosts: a thread walks its tile (csr_merge_walk.hpp).
+      if constexpr (Lanes::value == 1) {
         dispatch_beta(beta, [&](auto has_beta) {
           using functor = CsrMergeWalkFunctor<typename matrix::index_view,
                                               typename matrix::value_view, decltype(xb),
@@ -376,10 +380,11 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
         while (team_size > 1 && team_size * per_warp > level0) team_size /= 2;
         const int level = team_size * per_warp <= level0 ? 0 : 1;
         const std::int64_t league = (tiles + team_size - 1) / team_size;
-        policy_type policy(exec, static_cast<int>(league), team_size, W);
+        policy_type policy(exec, static_cast<int>(league), team_size, Lanes::value);
         policy.set_scratch_size(level, Kokkos::PerTeam(team_size * per_warp));
         dispatch_beta(beta, [&](auto has_beta) {
-          using functor = CsrMergePathFunctor<ExecutionSpace, W, typename matrix::index_view,
+          using functor = CsrMergePathFunctor<ExecutionSpace, Lanes::value,
+                                              typename matrix::index_view,
                                               typename matrix::value_view, decltype(xb),
                                               decltype(yb), decltype(has_beta)::value>;
           Kokkos::parallel_for(label, policy,
@@ -389,11 +394,12 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                                        level});
         });
       }
-      const std::int64_t fixup_league = (tiles + s.team_size * W - 1) / (s.team_size * W);
+      const std::int64_t per_fixup_team = s.team_size * Lanes::value;
+      const std::int64_t fixup_league = (tiles + per_fixup_team - 1) / per_fixup_team;
       Kokkos::parallel_for(
           label + "::fixup",
-          policy_type(exec, static_cast<int>(fixup_league), s.team_size, W),
-          CsrMergeFixupFunctor<ExecutionSpace, W, decltype(yb)>{
+          policy_type(exec, static_cast<int>(fixup_league), s.team_size, Lanes::value),
+          CsrMergeFixupFunctor<ExecutionSpace, Lanes::value, decltype(yb)>{
               yb, alpha, p.tile_row.data(), p.run_last.data(), p.carries.data(), rows, tiles});
     });
   });
