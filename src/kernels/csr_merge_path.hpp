@@ -26,7 +26,8 @@
 //
 // Mapping: league entry -> team_size warps; team thread -> one tile of
 // entries_per_thread * W items; vector lane -> a lane of the warp (W = the
-// warp width; 1 on hosts, where a tile is one thread's walk).
+// warp width). Hosts (W = 1) walk a tile per thread instead
+// (csr_merge_walk.hpp); the fixup is the same.
 #pragma once
 
 #include "common.hpp"

@@ -14,6 +14,7 @@
 
 #include "common.hpp"
 #include "../arch/arch.hpp"
+#include "../tuning/policy.hpp"
 
 #include <cstdint>
 
@@ -59,12 +60,8 @@ struct SellpSimdFunctor {
   }
 };
 
-/// Slice sizes the SIMD kernel is compiled for; others take a thread per row.
-KOKKOS_INLINE_FUNCTION constexpr bool simd_slice_size(std::int64_t b) {
-  return b == 4 || b == 8 || b == 16;
-}
-
-/// y = alpha*A*x + beta*y for a Sellp whose slice size is simd_slice_size.
+/// y = alpha*A*x + beta*y for a Sellp whose slice size is
+/// tuning::host_simd_slice.
 template <class ExecutionSpace, class Matrix, class XView, class YView>
 void sellp_simd(const ExecutionSpace& exec, const std::string& label,
                 typename YView::non_const_value_type alpha, const Matrix& a, const XView& x,

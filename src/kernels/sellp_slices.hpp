@@ -35,7 +35,7 @@ void sellp_slices(const ExecutionSpace& exec, const tuning::LaunchShape& s,
     // Hosts: a lane per row of the slice, one thread per row's slots: the
     // slice is one SIMD vector (sellp_simd.hpp).
     if (s.row_threads <= 1 && s.vector_length == a.slice_size() &&
-        simd_slice_size(a.slice_size())) {
+        tuning::host_simd_slice(a.slice_size())) {
       sellp_simd(exec, label, alpha, a, x, beta, y);
       return;
     }

@@ -268,7 +268,7 @@ inline SpmvPolicy select(const MatrixStats&, const DeviceProfile& profile, sellp
                          std::int64_t slice_size, std::int64_t stride_factor) {
   LaunchShape s;
   s.part = "slices";
-  if (!profile.gpu && (slice_size == 4 || slice_size == 8 || slice_size == 16)) {
+  if (!profile.gpu && host_simd_slice(slice_size)) {
     s.vector_length = static_cast<int>(slice_size);
     s.rows_per_team = slice_size;
     return detail::policy("sellp", "slices", {s},
