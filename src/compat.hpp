@@ -4,6 +4,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <array>
 #include <string>
 
 #if !defined(KOKKOS_VERSION) || KOKKOS_VERSION < 30400
@@ -34,6 +35,18 @@ inline auto uninitialized(const std::string& label) {
 template <class ExecutionSpace>
 auto uninitialized(const ExecutionSpace& exec, const std::string& label) {
   return Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label);
+}
+
+/// Two instances of `exec`'s space that can run concurrently (two streams on
+/// GPUs): Kokkos::Experimental::partition_space where Kokkos has it (checked
+/// from 3.7 on); Kokkos 3.4 has none, so both are `exec` and run in order.
+template <class ExecutionSpace>
+std::array<ExecutionSpace, 2> partition_in_two(const ExecutionSpace& exec) {
+#if KOKKOS_VERSION >= 30700
+  return Kokkos::Experimental::partition_space(exec, 1, 1);
+#else
+  return {exec, exec};
+#endif
 }
 
 }  // namespace kobalt::compat
