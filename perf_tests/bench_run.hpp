@@ -4,9 +4,11 @@
 // run_<value>_<index>.cpp, so the four compile in parallel.
 #pragma once
 
+#include "device_info.hpp"
 #include "format_registry.hpp"
 #include "inputs.hpp"
 #include "options.hpp"
+#include "provenance.hpp"
 #include "report.hpp"
 #include "timing.hpp"
 #include "triad.hpp"
@@ -40,6 +42,51 @@ namespace kobalt::bench {
 inline const char* traffic_model =
     "bytes = format storage (values, indices, pointers, padding, permutation) + x read once "
     "(cols*K*sizeof(value)) + y written once (rows*K*sizeof(value)); beta = 0";
+
+/// The triad probe, run once, when the first bandwidth fraction needs it (a
+/// run whose inputs all fail never pays for it). Its line goes to stdout
+/// before the first table row that uses it.
+class LazyTriad {
+ public:
+  LazyTriad(std::int64_t bytes, DeviceClock& clock) : bytes_(bytes), clock_(clock) {}
+  double gb_per_s() {
+    if (!result_) {
+      std::cerr << "[kobalt-bench] triad probe, 3 x " << (bytes_ >> 20) << " MiB\n";
+      Kokkos::Timer probe;
+      result_ = measure_triad(bytes_, clock_);
+      seconds_ = probe.seconds();
+      std::printf("# triad probe: 3 x %lld MiB, %.1f GB/s\n", static_cast<long long>(bytes_ >> 20),
+                  result_->gb_per_s());
+    }
+    return result_->gb_per_s();
+  }
+  const std::optional<TriadResult>& result() const { return result_; }
+  double seconds() const { return seconds_; }  ///< wall time of the probe, 0 before it
+
+ private:
+  double seconds_ = 0;
+  std::int64_t bytes_;
+  DeviceClock& clock_;
+  std::optional<TriadResult> result_;
+};
+
+/// Formats done out of all, and the time they took, for the estimate of
+/// the time left on stderr (assumes the formats still to run cost what the
+/// finished ones cost on average: rough across inputs of different sizes).
+struct Progress {
+  std::size_t done = 0, total = 0;
+  Kokkos::Timer clock;
+  /// `excluded`: seconds not spent on formats (the triad probe).
+  std::string eta(double excluded) const {
+    if (done == 0 || done >= total) return "";
+    const double left = (clock.seconds() - excluded) / done * (total - done);
+    char buf[48];
+    if (left < 90) std::snprintf(buf, sizeof buf, ", about %.0f s left", left);
+    else if (left < 5400) std::snprintf(buf, sizeof buf, ", about %.0f min left", left / 60);
+    else std::snprintf(buf, sizeof buf, ", about %.1f h left", left / 3600);
+    return buf;
+  }
+};
 
 /// y from one apply, compared row by row (and column by column) with the
 /// reference; returns the largest |y - ref| / bound over the finite rows, and
@@ -78,8 +125,9 @@ std::size_t differing_bits(const HostView& before, const View& y) {
 }
 
 template <class Value, class Index, class View>
-MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, double triad_gbs,
-                        DeviceClock& clock, const CacheFlusher& flusher) {
+MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTriad& triad,
+                        std::uint64_t cache_bytes, Progress& progress, DeviceClock& clock,
+                        const CacheFlusher& flusher) {
   auto csr = in.csr;
   MatrixReport m;
   m.name = in.name;
@@ -144,9 +192,28 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, double 
 
   const double flops = 2.0 * static_cast<double>(m.nnz) * k;
   const std::vector<std::string> specs = o.formats.empty() ? default_format_specs() : o.formats;
-  for (const auto& text : specs) {
+  for (std::size_t f = 0; f < specs.size(); ++f) {
+    const std::string& text = specs[f];
+    Kokkos::Timer format_time;
     ResultRow r;
     r.format = text;
+    // One stderr line per format, written when it ends, whatever way it ends.
+    struct Report {
+      const std::string& text;
+      const ResultRow& r;
+      Progress& progress;
+      const LazyTriad& triad;
+      Kokkos::Timer& time;
+      std::size_t f, count;
+      ~Report() {
+        ++progress.done;
+        char took[32];
+        std::snprintf(took, sizeof took, "%.2f s", time.seconds());
+        std::cerr << "[kobalt-bench]   " << f + 1 << "/" << count << " " << text << ": "
+                  << (r.error ? *r.error : "ok") << " (" << took << progress.eta(triad.seconds())
+                  << ")\n";
+      }
+    } report{text, r, progress, triad, format_time, f, specs.size()};
     const FormatSpec spec = FormatSpec::parse(text);
     r.kind = is_peer(spec.name) ? "peer" : "kobalt";
     Operator<View> op;
@@ -156,8 +223,15 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, double 
       op = prepare<View>(spec, csr, k);
       Kokkos::fence();
       r.setup_ms = setup.seconds() * 1e3;
+    } catch (const format_too_large& e) {
+      // By design: the format would not fit (or exceeds its storage limit).
+      r.error = e.what();
+      r.error_kind = "refused";
+      m.results.push_back(r);
+      continue;
     } catch (const std::exception& e) {
       r.error = e.what();
+      r.error_kind = "failed";
       m.results.push_back(r);
       continue;
     }
@@ -173,6 +247,7 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, double 
     r.max_relative_error = worst;
     if (!ok) {
       r.error = "wrong result: max relative error " + std::to_string(worst);
+      r.error_kind = "wrong_result";
       m.results.push_back(r);
       continue;
     }
@@ -189,6 +264,7 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, double 
         r.reproducible = false;
         r.error = "not reproducible: " + std::to_string(differ) +
                   " entries of y changed their bits between applies";
+        r.error_kind = "wrong_result";
         m.results.push_back(r);
         continue;
       }
@@ -200,7 +276,12 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, double 
     const double bytes = static_cast<double>(op.bytes) +
                          sizeof(Value) * k * (static_cast<double>(m.cols) + m.rows);
     r.gb_per_s = bytes / t.median * 1e-9;
+    const double triad_gbs = triad.gb_per_s();
     if (triad_gbs > 0) r.bandwidth_fraction = *r.gb_per_s / triad_gbs;
+    // x, y and the matrix all fit the last-level cache: warm runs then
+    // measure the cache, not memory (use --cold for memory).
+    if (cache_bytes > 0)
+      r.cache_resident = !o.timing.cold && bytes <= static_cast<double>(cache_bytes);
     m.results.push_back(r);
   }
   return m;
@@ -222,20 +303,23 @@ std::vector<std::string> checked_inputs(const Options& o) {
   }
 }
 
-/// Runs every input; returns 0 when every format ran and was correct, 1
-/// when a format or an input failed, 3 when the JSON report could not be
-/// written.
+/// Runs every input. Exit status: 4 when any result was wrong (outside the
+/// tolerance, or a fixed-order handle changing its bits); else 3 when the
+/// JSON report could not be written; else 1 when a format or an input
+/// failed; else 0, also when formats were refused by design
+/// (format_too_large: the format would not fit).
 template <class Value, class Index>
-int run(const Options& o) {
+int run(const Options& o, const Provenance& provenance) {
   const auto inputs = checked_inputs<Value, Index>(o);
   DeviceClock clock;
   const CacheFlusher flusher(o.timing);
-  std::cerr << "[kobalt-bench] triad probe, 3 x " << (o.triad_bytes >> 20) << " MiB\n";
-  const TriadResult triad = measure_triad(o.triad_bytes, clock);
+  LazyTriad triad(o.triad_bytes > 0 ? o.triad_bytes : default_triad_bytes(), clock);
   RunInfo info;
+  info.provenance = provenance;
   info.kokkos_version = KOKKOS_VERSION;
   info.execution_space = Kokkos::DefaultExecutionSpace::name();
   info.device = device_name();
+  info.last_level_cache_bytes = last_level_cache_bytes();
   info.value_type = o.value;
   info.index_type = o.index;
   info.rhs = o.rhs;
@@ -245,21 +329,25 @@ int run(const Options& o) {
   info.min_reps = o.timing.min_reps;
   info.max_reps = o.timing.max_reps;
   info.budget_seconds = o.timing.budget_seconds;
-  info.triad_bytes = triad.bytes;
-  info.triad_seconds = triad.seconds;
-  info.triad_gb_per_s = triad.gb_per_s();
   info.traffic_model = traffic_model;
-  std::printf("# %s on %s, Kokkos %d, %s/%s, %d rhs, %s caches, clock %s, triad %.1f GB/s\n",
+  std::printf("# %s on %s, Kokkos %d, %s/%s, %d rhs, %s caches, clock %s\n",
               info.execution_space.c_str(), info.device.c_str(), info.kokkos_version,
-              o.value.c_str(), o.index.c_str(), o.rhs, info.cache.c_str(), info.clock.c_str(),
-              info.triad_gb_per_s);
+              o.value.c_str(), o.index.c_str(), o.rhs, info.cache.c_str(), info.clock.c_str());
+  if (info.last_level_cache_bytes > 0 && !o.timing.cold)
+    std::printf("# of_bw marked *: x, y and the matrix fit the %llu MiB last-level cache (warm "
+                "runs measure the cache; --cold for memory)\n",
+                static_cast<unsigned long long>(info.last_level_cache_bytes >> 20));
   print_table_header(stdout);
 
+  const std::size_t formats = o.formats.empty() ? default_format_specs().size() : o.formats.size();
+  Progress progress;
+  progress.total = formats * inputs.size();
   std::vector<MatrixReport> reports;
-  int failures = 0;
+  int failures = 0, wrong = 0;
   bool json_failed = false;
   for (std::size_t n = 0; n < inputs.size(); ++n) {
     std::cerr << "[kobalt-bench] " << n + 1 << "/" << inputs.size() << " " << inputs[n] << "\n";
+    const std::size_t done_before = progress.done;
     try {
       Kokkos::Timer load_timer;
       const Input<Value, Index> in = load_input<Value, Index>(inputs[n]);
@@ -267,12 +355,14 @@ int run(const Options& o) {
                 << in.csr.nnz() << " entries, loaded in " << load_timer.seconds() << " s\n";
       MatrixReport m =
           o.rhs == 1
-              ? run_matrix<Value, Index, Kokkos::View<Value*>>(o, in, triad.gb_per_s(), clock, flusher)
+              ? run_matrix<Value, Index, Kokkos::View<Value*>>(
+                    o, in, triad, info.last_level_cache_bytes, progress, clock, flusher)
               : run_matrix<Value, Index, Kokkos::View<Value**, Kokkos::LayoutLeft>>(
-                    o, in, triad.gb_per_s(), clock, flusher);
+                    o, in, triad, info.last_level_cache_bytes, progress, clock, flusher);
       for (const auto& r : m.results) {
         print_table_row(stdout, m, r);
-        if (r.error) ++failures;
+        if (r.error_kind == std::optional<std::string>("wrong_result")) ++wrong;
+        else if (r.error_kind == std::optional<std::string>("failed")) ++failures;
       }
       std::fflush(stdout);
       reports.push_back(std::move(m));
@@ -287,12 +377,19 @@ int run(const Options& o) {
       reports.push_back(std::move(m));
       ++failures;
     }
+    progress.done = done_before + formats;  // an input that failed skips its formats
+    if (triad.result()) {
+      info.triad_bytes = triad.result()->bytes;
+      info.triad_seconds = triad.result()->seconds;
+      info.triad_gb_per_s = triad.result()->gb_per_s();
+    }
     if (!o.json.empty() && !write_json_file(o.json, info, reports)) {
       std::cerr << "kobalt-bench: cannot write the JSON report " << o.json
                 << " (the previous version, if any, is left as it was)\n";
       json_failed = true;
     }
   }
+  if (wrong > 0) return 4;
   if (json_failed) return 3;
   return failures == 0 ? 0 : 1;
 }
@@ -301,8 +398,8 @@ int run(const Options& o) {
 
 
 namespace kobalt::bench {
-extern template int run<double, std::int32_t>(const Options&);
-extern template int run<double, std::int64_t>(const Options&);
-extern template int run<float, std::int32_t>(const Options&);
-extern template int run<float, std::int64_t>(const Options&);
+extern template int run<double, std::int32_t>(const Options&, const Provenance&);
+extern template int run<double, std::int64_t>(const Options&, const Provenance&);
+extern template int run<float, std::int32_t>(const Options&, const Provenance&);
+extern template int run<float, std::int64_t>(const Options&, const Provenance&);
 }  // namespace kobalt::bench

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// A readable name of the device the default execution space runs on, from
-// the library's own device query (kobalt::arch::device_info: CUDA's and
-// HIP's device properties, the CPU model on host backends).
+// What kobalt-bench says about the device: a readable name from the
+// library's own device query (kobalt::arch::device_info: CUDA's and HIP's
+// device properties, the CPU model on host backends), its last-level cache
+// and the size of the triad probe derived from both.
 #pragma once
 
 #include <kobalt/arch/arch.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
 #include <string>
 
 namespace kobalt::bench {
@@ -19,6 +23,42 @@ inline std::string device_name() {
   const char* units = d.backend == "HIP" ? " CUs, " : " SMs, ";
   return d.name + ", " + std::to_string(d.compute_units) + units +
          std::to_string(d.l2_bytes >> 20) + " MiB L2";
+}
+
+/// The largest cache of CPU 0 in sysfs (the highest index*: L3 on most
+/// servers), or 0. arch's host query reads L2, the level its tuning uses;
+/// whether a matrix stays cache-resident depends on the last level.
+inline std::uint64_t host_last_level_cache_bytes() {
+  std::uint64_t largest = 0;
+  for (int index = 0; index < 8; ++index) {
+    std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/size");
+    std::uint64_t size = 0;
+    char unit = 0;
+    if (!(in >> size)) continue;
+    in >> unit;
+    if (unit == 'K') size <<= 10;
+    if (unit == 'M') size <<= 20;
+    largest = std::max(largest, size);
+  }
+  return largest;
+}
+
+/// The device's last-level cache (L2 on GPUs), 0 when unknown.
+inline std::uint64_t last_level_cache_bytes() {
+  const arch::DeviceInfo d = arch::device_info(Kokkos::DefaultExecutionSpace());
+  return d.gpu ? d.l2_bytes : host_last_level_cache_bytes();
+}
+
+/// Bytes of each triad array when --triad-mib is not given: 8 times the
+/// last-level cache, so the probe streams from memory (at least 64 MiB when
+/// the cache is unknown), and at most 1/16 of the device's memory so that
+/// 3 arrays fit beside everything else. H200: 60 MiB L2 -> 480 MiB.
+inline std::int64_t default_triad_bytes() {
+  constexpr std::uint64_t mib = 1 << 20;
+  const arch::DeviceInfo d = arch::device_info(Kokkos::DefaultExecutionSpace());
+  std::uint64_t bytes = std::max<std::uint64_t>(8 * last_level_cache_bytes(), 64 * mib);
+  if (d.memory_bytes > 0) bytes = std::min(bytes, d.memory_bytes / 16);
+  return static_cast<std::int64_t>(std::max<std::uint64_t>(bytes / mib, 1) * mib);
 }
 
 }  // namespace kobalt::bench

@@ -74,36 +74,52 @@ OPTIONS
   --budget S      timed seconds per format and matrix, 0..86400 (default 1.0)
   --cold          rewrite a 512 MiB buffer before every timed run (cold
                   caches); default: warm (repeated runs on the same data)
-  --triad-mib M   size of each triad array in MiB, 1..1048576 (default 1024)
+  --triad-mib M   size of each triad array in MiB, 1..1048576 (default: 8x
+                  the last-level cache, at least 64 MiB, at most 1/16 of the
+                  device's memory; the probe runs once, before the first
+                  bandwidth fraction)
   --json FILE     write the JSON report to FILE, rewritten atomically after
                   every matrix (a temporary file renamed over it); inputs
                   that fail to load are recorded with their error. FILE must
                   not be an input nor end in .mtx/.mtx.gz, and its folder
                   must exist. A failed write makes the exit status 3
   --help          this text
+  --version       Kobalt's version, the git commit, Kokkos, compiler, flags
+                  and the peers built in
 
 Timing: device fenced before and after every timed call; CUDA events on CUDA,
 a host timer elsewhere; median and minimum reported. GFLOP/s = 2*nnz*K/t
 (padding not counted). GB/s uses the traffic model: the format's stored
 bytes (padding, pointers and permutations included) + x read once + y
 written once (beta = 0). of_bw = GB/s over the triad probe's GB/s from the
-same process. Setup is the conversion time, also in units of one CSR
+same process, marked * when x, y and the matrix fit the last-level cache
+(warm runs then measure the cache; the JSON says cache_resident). Setup is the conversion time, also in units of one CSR
 (classical) SpMV. A y outside the tolerance (n_i + 4) * eps * sum_j |a_ij x_j|
 in any row is reported as an error and its time is not counted; a row whose
 reference is NaN or Inf, or whose terms overflow the value type, may come
 out NaN or Inf.
 
-Exit status: 0 when every format ran and was correct on every input; 1 when
-a format or an input failed (see the table and the JSON); 2 for a bad
-command line (options, format specs, inputs that are not matrices, found
-before anything runs); 3 when the JSON report could not be written.
+Progress goes to stderr: a line per input and, per format, its outcome, its
+time and an estimate of the time left.
+
+The JSON report also records where it came from: Kobalt's version and git
+commit, compiler, flags, Kokkos' configuration, host, date and command line
+(schema: perf_tests/kobalt-bench.schema.json).
+
+Exit status: 0 when every format ran and was correct on every input, or was
+refused by design (format_too_large: error_kind "refused"); 1 when a format
+or an input failed otherwise (error_kind "failed"); 2 for a bad command line
+(options, format specs, inputs that are not matrices, found before anything
+runs); 3 when the JSON report could not be written; 4 when any result was
+wrong (error_kind "wrong_result": outside the tolerance, or a fixed-order
+handle changing its bits), whatever else happened.
 )";
 
 struct Options {
   std::vector<std::string> inputs, formats;
   std::string value = "double", index = "int32", reorder = "file", json;
   int rhs = 1;
-  std::int64_t triad_bytes = std::int64_t(1024) << 20;
+  std::int64_t triad_bytes = 0;  ///< 0: default_triad_bytes() (device_info.hpp)
   TimingOptions timing;
 };
 

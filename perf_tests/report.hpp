@@ -2,8 +2,11 @@
 // What kobalt-bench reports: one MatrixReport per input with one ResultRow
 // per format or peer, printed as a table and written as JSON in the spirit
 // of Ginkgo's benchmark output. The JSON layout is pinned by a golden-file
-// test (unit_tests/bench/json_golden_test.cpp).
+// test (unit_tests/bench/golden_json.cmake) and described by
+// perf_tests/kobalt-bench.schema.json.
 #pragma once
+
+#include "provenance.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -34,6 +37,12 @@ struct ResultRow {
   /// and the bench found the same bits after the timed applies; unset for peers
   std::optional<bool> reproducible;
   std::optional<std::string> error;  ///< set: the row has no time
+  /// with error: "refused" (by design: format_too_large), "failed" (any
+  /// other error), "wrong_result" (outside the tolerance, or changed bits)
+  std::optional<std::string> error_kind;
+  /// warm runs where x, y and the matrix fit the last-level cache: the time
+  /// is the cache's, not memory's; unset where the cache size is unknown
+  std::optional<bool> cache_resident;
 };
 
 struct MatrixReport {
@@ -47,11 +56,13 @@ struct MatrixReport {
 };
 
 struct RunInfo {
+  Provenance provenance;
+  std::uint64_t last_level_cache_bytes = 0;  ///< 0 = unknown
   int kokkos_version = 0;
   std::string execution_space, device, value_type, index_type, clock, cache, traffic_model;
   int rhs = 1, warmup = 0, min_reps = 0, max_reps = 0;
   double budget_seconds = 0;
-  std::int64_t triad_bytes = 0;
+  std::int64_t triad_bytes = 0;  ///< 0: the probe did not run (no result needed it)
   double triad_seconds = 0, triad_gb_per_s = 0;
 };
 
@@ -84,23 +95,39 @@ inline std::string number(double v) {
 }
 inline std::string number(const std::optional<double>& v) { return v ? number(*v) : "null"; }
 inline std::string text(const std::optional<std::string>& v) { return v ? quote(*v) : "null"; }
+inline std::string boolean(const std::optional<bool>& v) {
+  return v ? (*v ? "true" : "false") : "null";
+}
 }  // namespace json
 
 /// The whole run as JSON: {"kobalt_bench": {...run info...}, "matrices": [...]}.
 inline void write_json(std::ostream& os, const RunInfo& run, const std::vector<MatrixReport>& ms) {
   using json::number;
   using json::quote;
-  os << "{\n  \"kobalt_bench\": {\"version\": 1, \"kokkos_version\": " << run.kokkos_version
+  const Provenance& p = run.provenance;
+  os << "{\n  \"kobalt_bench\": {\"version\": 2, \"kokkos_version\": " << run.kokkos_version
      << ", \"execution_space\": " << quote(run.execution_space)
      << ", \"device\": " << quote(run.device) << ", \"value_type\": " << quote(run.value_type)
      << ", \"index_type\": " << quote(run.index_type) << ", \"rhs\": " << run.rhs
+     << ", \"last_level_cache_bytes\": "
+     << (run.last_level_cache_bytes ? std::to_string(run.last_level_cache_bytes) : "null")
+     << ",\n    \"provenance\": {\"kobalt_version\": " << quote(p.kobalt_version)
+     << ", \"commit\": " << quote(p.commit) << ", \"compiler\": " << quote(p.compiler)
+     << ", \"flags\": " << quote(p.flags) << ", \"build_type\": " << quote(p.build_type)
+     << ", \"host\": " << quote(p.host) << ", \"date\": " << quote(p.date_utc)
+     << ", \"command_line\": " << quote(p.command_line)
+     << ",\n      \"kokkos_configuration\": " << quote(p.kokkos_configuration) << "}"
      << ",\n    \"timing\": {\"warmup\": " << run.warmup << ", \"min_reps\": " << run.min_reps
      << ", \"max_reps\": " << run.max_reps
      << ", \"budget_seconds\": " << number(run.budget_seconds)
      << ", \"cache\": " << quote(run.cache) << ", \"clock\": " << quote(run.clock) << "}"
-     << ",\n    \"triad\": {\"bytes\": " << run.triad_bytes
-     << ", \"seconds\": " << number(run.triad_seconds)
-     << ", \"gb_per_s\": " << number(run.triad_gb_per_s) << "}"
+     << ",\n    \"triad\": ";
+  if (run.triad_bytes > 0)
+    os << "{\"bytes\": " << run.triad_bytes << ", \"seconds\": " << number(run.triad_seconds)
+       << ", \"gb_per_s\": " << number(run.triad_gb_per_s) << "}";
+  else
+    os << "null";
+  os
      << ",\n    \"traffic_model\": " << quote(run.traffic_model) << "},\n  \"matrices\": [";
   for (std::size_t i = 0; i < ms.size(); ++i) {
     const MatrixReport& m = ms[i];
@@ -126,9 +153,10 @@ inline void write_json(std::ostream& os, const RunInfo& run, const std::vector<M
          << ", \"gflops\": " << number(r.gflops) << ", \"gb_per_s\": " << number(r.gb_per_s)
          << ", \"bandwidth_fraction\": " << number(r.bandwidth_fraction)
          << ", \"max_relative_error\": " << number(r.max_relative_error)
-         << ", \"reproducible\": "
-         << (r.reproducible ? (*r.reproducible ? "true" : "false") : "null")
-         << ", \"error\": " << json::text(r.error) << "}";
+         << ", \"reproducible\": " << json::boolean(r.reproducible)
+         << ", \"cache_resident\": " << json::boolean(r.cache_resident)
+         << ", \"error\": " << json::text(r.error)
+         << ", \"error_kind\": " << json::text(r.error_kind) << "}";
     }
     os << "]}";
   }
@@ -173,10 +201,10 @@ inline void print_table_row(std::FILE* out, const MatrixReport& m, const ResultR
     std::fprintf(out, "%9.3f %s\n", r.setup_ms, r.error->c_str());
     return;
   }
-  std::fprintf(out, "%9.3f %10.2f %9.2f %8.1f %5.0f%% %9.2e  %s\n", r.setup_ms,
+  std::fprintf(out, "%9.3f %10.2f %9.2f %8.1f %4.0f%%%c %9.2e  %s\n", r.setup_ms,
                *r.time_ms_median * 1e3, r.gflops.value_or(0), r.gb_per_s.value_or(0),
-               100 * r.bandwidth_fraction.value_or(0), r.max_relative_error.value_or(0),
-               r.strategy.c_str());
+               100 * r.bandwidth_fraction.value_or(0), r.cache_resident.value_or(false) ? '*' : ' ',
+               r.max_relative_error.value_or(0), r.strategy.c_str());
 }
 
 }  // namespace kobalt::bench

@@ -3,4 +3,4 @@
 // the instantiations compile in parallel).
 #include "bench_run.hpp"
 
-template int kobalt::bench::run<double, std::int32_t>(const Options&);
+template int kobalt::bench::run<double, std::int32_t>(const Options&, const Provenance&);

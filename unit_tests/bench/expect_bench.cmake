@@ -7,7 +7,8 @@ cmake_minimum_required(VERSION 3.20)
 # hold "old" and WORK/r.json.tmp a folder, so the report cannot be written
 # and the old report must survive; "corrupt_input" writes WORK/bad.mtx;
 # "nan_input" writes WORK/nan.mtx with NaN and Inf entries; "huge_rows"
-# writes WORK/huge.mtx declaring 2^40 rows; "empty_folder" makes WORK/empty.
+# writes WORK/huge.mtx declaring 2^40 rows; "empty_folder" makes WORK/empty;
+# "stdout" looks for MESSAGE on stdout instead of stderr.
 # Usage: cmake -DBENCH=... -DDATA=... -DWORK=... -DARGS=... -DRC=... -DMESSAGE=... [-DSETUP=...] -P expect_bench.cmake
 foreach(var BENCH DATA WORK ARGS RC MESSAGE)
   if(NOT DEFINED ${var})
@@ -35,9 +36,15 @@ execute_process(COMMAND ${BENCH} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out 
 if(NOT rc EQUAL RC)
   message(FATAL_ERROR "kobalt-bench ${args}: exit code ${rc}, expected ${RC}\n${out}\n${err}")
 endif()
-string(FIND "${err}" "${MESSAGE}" at)
+set(stream stderr)
+set(text "${err}")
+if(SETUP STREQUAL "stdout")  # the message is expected on stdout (--version)
+  set(stream stdout)
+  set(text "${out}")
+endif()
+string(FIND "${text}" "${MESSAGE}" at)
 if(at EQUAL -1)
-  message(FATAL_ERROR "kobalt-bench ${args}: stderr lacks '${MESSAGE}'\n${err}")
+  message(FATAL_ERROR "kobalt-bench ${args}: ${stream} lacks '${MESSAGE}'\n${text}")
 endif()
 if(SETUP STREQUAL "json_tmp_is_folder")
   file(READ ${WORK}/r.json kept)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Golden-file test of kobalt-bench's JSON layout: runs the bench on a fixed
 # input, masks what depends on the machine or the clock (times, rates, the
-# device, the Kokkos version, errors in the last bits), and compares the
+# device, the Kokkos version, the build's provenance, errors in the last bits), and compares the
 # rest with the golden file. Set UPDATE=1 to rewrite the golden file.
 # Usage: cmake -DBENCH=... -DGOLDEN=... -DWORK=... [-DUPDATE=1] -P golden_json.cmake
 foreach(var BENCH GOLDEN WORK)
@@ -21,12 +21,17 @@ if(NOT rc EQUAL 1)
 endif()
 file(READ ${WORK}/bench.json json)
 foreach(key setup_ms setup_csr_spmvs time_ms_median time_ms_min reps gflops gb_per_s
-            bandwidth_fraction max_relative_error seconds kokkos_version)
+            bandwidth_fraction max_relative_error seconds kokkos_version last_level_cache_bytes)
   string(REGEX REPLACE "\"${key}\": [-0-9.e+]+" "\"${key}\": <number>" json "${json}")
 endforeach()
-foreach(key device execution_space source)
-  string(REGEX REPLACE "\"${key}\": \"[^\"]*\"" "\"${key}\": <text>" json "${json}")
+# Strings that name the machine, the build or the run (provenance); JSON
+# escapes (\n, \") may occur inside them.
+foreach(key device execution_space source commit compiler flags build_type host date
+            command_line kokkos_configuration)
+  string(REGEX REPLACE "\"${key}\": \"([^\"\\\\]|\\\\.)*\"" "\"${key}\": <text>" json "${json}")
 endforeach()
+# Whether a result fits the last-level cache depends on the machine.
+string(REGEX REPLACE "\"cache_resident\": (true|false|null)" "\"cache_resident\": <flag>" json "${json}")
 if(UPDATE)
   file(WRITE ${GOLDEN} "${json}")
   message(STATUS "rewrote ${GOLDEN}")

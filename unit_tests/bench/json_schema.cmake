@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# kobalt-bench's JSON report against perf_tests/kobalt-bench.schema.json:
+# a run with a correct, a refused-by-library and a generated input, checked
+# by perf_tests/check_json_schema.py (python3-jsonschema; exit 77 = skipped
+# when the module is missing, which .ci/run does not accept).
+# Usage: cmake -DBENCH=... -DPYTHON=... -DSOURCE=... -DDATA=... -DWORK=... -P json_schema.cmake
+foreach(var BENCH PYTHON SOURCE DATA WORK)
+  if(NOT ${var})
+    message(FATAL_ERROR "json_schema.cmake needs -D${var}=...")
+  endif()
+endforeach()
+file(MAKE_DIRECTORY ${WORK})
+execute_process(
+  COMMAND ${BENCH} ${DATA}/bench_input.mtx lap2d:6 --format csr --format ell:width=1 --format sellp
+          --reps 2 --budget 0 --warmup 0 --triad-mib 1 --json ${WORK}/schema_run.json
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 1)  # ell:width=1 fails on purpose
+  message(FATAL_ERROR "kobalt-bench exited ${rc} (expected 1)\n${out}\n${err}")
+endif()
+execute_process(
+  COMMAND ${PYTHON} ${SOURCE}/perf_tests/check_json_schema.py
+          ${SOURCE}/perf_tests/kobalt-bench.schema.json ${WORK}/schema_run.json
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+if(rc EQUAL 77)
+  message("SKIPPED: python3-jsonschema is not installed")
+  return()
+endif()
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the JSON report does not match the schema (exit ${rc})")
+endif()
