@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // AlignedCoo: ALIGNED_COO of seed 004 (§IV-A/B/D, Fig. 1-4), with the
-// corrections of seeds/NOTES.md. Two parts:
+// corrections listed in docs/sources.md. Two parts:
 //
 // - seg part: num_seg segments of seg_size lanes, stored segment-major
 //   (slot (segment s, lane l) at s*seg_size + l; arrays row/col/val), so the
@@ -19,7 +19,7 @@
 // per-row concatenation.
 //
 // Padding (race-free by construction; 004's "a row that does not occur in the
-// segment" padding is racy on GPUs without lockstep, see NOTES.md): padding
+// segment" padding is racy on GPUs without lockstep, see docs/sources.md): padding
 // slots are a suffix of each lane. A padding slot has col = padding_index
 // (-1), value 0, and the row of its own lane's last entry (lane-local), or
 // padding_index when the lane holds no entry. Kernels stop a lane at its first
@@ -27,7 +27,7 @@
 // the lane-local row would still keep the write inside the lane.
 //
 // Column indices are kept: 004 §IV-C's replacement of J by x[J] makes the
-// matrix depend on x and is not implemented (NOTES.md).
+// matrix depend on x and is not implemented (docs/sources.md).
 #pragma once
 
 #include "coo.hpp"

@@ -28,7 +28,7 @@ struct params {
   /// the rows fit. Ignored when the seg part is empty (it has 0 lanes).
   std::int64_t seg_size = 0;
   /// How rows are split between the parts; default: 004 Alg. 3 (corrected to
-  /// an argmin, NOTES.md) with the cost constants in `cost`.
+  /// an argmin, docs/sources.md) with the cost constants in `cost`.
   split choice = split::automatic;
   /// Unit of the hybrid split: a row of length rl keeps rl mod flat_unit
   /// entries in the seg part (004 Alg. 3's trail = rl mod WARP_SIZE). Default

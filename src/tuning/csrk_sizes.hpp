@@ -25,9 +25,9 @@ struct CsrkSizes {
 ///   SSRS' = round(SSRS * ssrs_factor)
 ///   SRS'  = round((srs_from_ssrs ? SSRS' : SRS) * srs_factor)
 /// Read literally, the paper's "SRS = ⌊SSRS/2⌉" and "SRS = SSRS·3" use the
-/// SSRS just updated on the line above (NOTES.md, paper 002: "Read literally
-/// they do"); that is the reading taken here, and NOTES.md's worked values
-/// are computed with it.
+/// SSRS just updated on the line above (the paper does not say which SSRS
+/// is meant; docs/sources.md, 002's corrections); that is the reading taken
+/// here, and the worked values in docs/sources.md are computed with it.
 struct CsrkCaseRule {
   double ssrs_factor;
   bool srs_from_ssrs;

@@ -20,7 +20,7 @@ namespace hybrid {
 
 // Row ratio r of `automatic` (hybridlimit33, 003 §3.4): t <= floor(rows * r).
 // 003's text prints r = 1e-4 ("#rows * 0.0001"); Ginkgo's hybrid::automatic,
-// the implementation the measurements ran on, uses 1e-3 [ext, NOTES.md].
+// the implementation the measurements ran on, uses 1e-3 [ext, docs/sources.md].
 // Kobalt takes 1e-3: with 1e-4 every matrix under 10^4 rows (most of the
 // edge and shared test matrices, and a large share of SuiteSparse) gets
 // t = 0, i.e. pure COO, so "HYB" would silently be COO there; 1e-3 still
@@ -59,7 +59,7 @@ struct minimal_storage {};
 ///
 /// There is deliberately no "Bell & Garland" preset: 000 Table 1 equates
 /// B&G with Q_R(1/3), but CUSP's rule is Q_R(2/3) plus a 4096-row break-even
-/// (NOTES.md, 000 erratum), which Q_R(x) alone cannot express.
+/// (docs/sources.md, 000's corrections), which Q_R(x) alone cannot express.
 ///
 /// Checked on the H200 against fixed widths t = 0, 1, 2, 4, 8, 16 and
 /// minimal_storage (2026-11-22, fp64/int32, kobalt-bench,

@@ -72,13 +72,13 @@ namespace detail {
 inline void kind_defaults(DeviceProfile& p) {
   if (p.gpu) {
     // 128-thread teams: the best plain-Kokkos row kernels on the H200
-    // (shared/KOKKOS_ON_H200.md, 2026-11-22).
+    // (docs/sources.md, "Facts measured on the H200", 2026-11-22).
     p.team_threads = 128;
     p.rows_per_team = 128;
     // GPUs size the warp-chunk kernels by 000 §3.2.2's oversubscription
     // (tuning/select.hpp); this host chunk is unused there.
     p.entries_per_thread = 16;
-    // NOTES.md: warps_per_SM = FP32 cores per SM / 32: 4 on Hopper (128
+    // docs/sources.md: warps_per_SM = FP32 cores per SM / 32: 4 on Hopper (128
     // cores), 2 on Volta and A100 (64); 4 SIMDs per CU on AMD GCN/CDNA.
     p.warps_per_cu = 4;
     // CSR merge_path: 8 items per lane, tiles of 256 items per warp. Swept

@@ -58,7 +58,7 @@ inline LaunchShape row_launch(const DeviceProfile& profile, int lanes_per_row, c
 }
 
 /// Oversubscription ω of the warp-chunk kernels by nonzeros: warps per
-/// FP32-core quad of a compute unit (NOTES.md: ω counts threads per core).
+/// FP32-core quad of a compute unit (docs/sources.md: ω counts threads per core).
 /// - NVIDIA: 000 §3.2.2, 8 below 2e5, 32 below 2e6, 128 above; [ext] Ginkgo's
 ///   later 512 from 2e7 and 2048 from 2e8.
 /// - AMD: 003 §3.1, [ext] from Ginkgo's HIP source: 2 below 1e5, 8 below 1e7, 32 above.
@@ -93,7 +93,7 @@ inline std::int64_t host_part(std::int64_t fixed, std::int64_t items,
 /// Warp-chunk kernels (COO 000 Alg. 1, CSR load_balance): equal contiguous
 /// chunks of nonzeros, one per warp of profile.warp_width lanes.
 /// - GPUs: min(ω · compute units · warps_per_cu, ceil(nnz / W)) warps (000
-///   §3.2.2 as NOTES.md derives it), profile.team_threads / W warps per team;
+///   §3.2.2 as docs/sources.md derives it), profile.team_threads / W warps per team;
 ///   each lane walks entries_per_thread = ceil(nnz / (warps · W)) entries.
 /// - Hosts: one lane, one chunk per thread (host_part), or chunks of the
 ///   profile's entries_per_thread.
@@ -305,7 +305,7 @@ inline constexpr CsrkBlockShape csrk_block_shapes[4] = {
 
 /// CSR-k with k levels (2 or 3), rdensity = nnz / rows from the statistics.
 /// The shape is the paper's, independent of SSRS and SRS, which 002 leaves
-/// unrelated to it (NOTES.md: case 1 has 12 super-row threads for SSRS ≈
+/// unrelated to it (docs/sources.md: case 1 has 12 super-row threads for SSRS ≈
 /// 6-8): surplus super-row slots idle, row slots loop.
 /// - GPUs: the block shape of r's case (csrk_block_shapes), lanes capped at
 ///   the warp. k = 3 keeps the 2-D mapping (rows x super-rows); k = 2 has one
