@@ -29,17 +29,19 @@ struct CsrkSizes {
 /// is meant; docs/sources.md, 002's corrections); that is the reading taken
 /// here, and the worked values in docs/sources.md are computed with it.
 struct CsrkCaseRule {
-  double ssrs_factor;
-  bool srs_from_ssrs;
-  double srs_factor;
+  double ssrs_factor;  ///< SSRS' = round(SSRS * ssrs_factor)
+  bool srs_from_ssrs;  ///< SRS' scales the new SSRS' (true) or SRS (false)
+  double srs_factor;  ///< SRS' = round(base * srs_factor)
 };
 
 /// The log model SSRS = round(a - b ln r), SRS = round(c - d ln r), with
 /// r = rdensity = nnz / rows, followed by the case rule of r's case.
 struct CsrkSizeModel {
-  const char* name;
-  double ssrs_constant, ssrs_log;  ///< SSRS = round(ssrs_constant - ssrs_log * ln r)
-  double srs_constant, srs_log;    ///< SRS  = round(srs_constant - srs_log * ln r)
+  const char* name;  ///< "volta", "ampere", "hopper" (DeviceProfile::csrk_model)
+  double ssrs_constant;  ///< a in SSRS = round(a - b ln r)
+  double ssrs_log;       ///< b in SSRS = round(a - b ln r)
+  double srs_constant;   ///< c in SRS = round(c - d ln r)
+  double srs_log;        ///< d in SRS = round(c - d ln r)
   CsrkCaseRule case_rule[3];       ///< adjustments of cases 2, 3 and 4 (case 1: none)
 };
 

@@ -23,6 +23,10 @@
 
 namespace kobalt::tuning {
 
+/// What Kobalt knows of a device: hardware facts read at run time and the
+/// tuning constants (built-in table or a KOBALT_PROFILE file);
+/// tuning::profile_of(exec) returns it. Each constant's source is listed in
+/// docs/sources.md.
 struct DeviceProfile {
   // --- hardware (arch::device_info) ---
   std::string backend;              ///< Kokkos execution space name ("Cuda", "HIP", "OpenMP", "Serial")
@@ -50,11 +54,13 @@ struct DeviceProfile {
   /// default for GPUs: device 'X' is not in the table", "file: p.json").
   std::string source;
 
+  /// The profile as operator<< prints it.
   std::string str() const {
     std::ostringstream s;
     s << *this;
     return s.str();
   }
+  /// Prints backend, name, compute units, warp width, L2, bandwidth and source.
   friend std::ostream& operator<<(std::ostream& os, const DeviceProfile& p) {
     return os << p.backend << " '" << p.name << "' (" << p.compute_units
               << (p.gpu ? " compute units" : " threads") << ", warp " << p.warp_width

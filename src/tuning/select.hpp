@@ -435,9 +435,10 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 //   as-caida 15.0 vs 11.6, ego-Facebook 24.7 vs 19.2, bayer10 13.3 vs
 //   10.3), merge_path on Groebner (19.9 vs 15.5) and wiki-Vote (10.3 vs 9.3).
 // - AMD: 003's 1e8 and 768 ([ext] Ginkgo), not measured here; load_balance.
+/// The limits of csr::automatic's rule (003 Alg. 3) on one kind of device.
 struct CsrAutomaticLimits {
   std::int64_t nnz_limit;  ///< 0 = no limit on the nonzeros
-  std::int64_t row_len_limit;
+  std::int64_t row_len_limit;  ///< load_balance when a row is longer
   std::int64_t merge_path_nnz;  ///< load_balance's cases take merge_path from here; 0 = never
 };
 inline CsrAutomaticLimits csr_automatic_limits(const DeviceProfile& profile) {

@@ -132,40 +132,47 @@ namespace tuning {
 template <class Matrix>
 struct format_strategy;
 
+/// Csr: strategies csr::strategy, labelled "csr".
 template <class V, class I, class D>
 struct format_strategy<Csr<V, I, D>> {
-  using type = csr::strategy;
-  static constexpr const char* format = "csr";
+  using type = csr::strategy;  ///< The strategy variant.
+  static constexpr const char* format = "csr";  ///< The name in labels.
 };
+/// Coo: strategies coo::strategy, labelled "coo".
 template <class V, class I, class D>
 struct format_strategy<Coo<V, I, D>> {
-  using type = coo::strategy;
-  static constexpr const char* format = "coo";
+  using type = coo::strategy;  ///< The strategy variant.
+  static constexpr const char* format = "coo";  ///< The name in labels.
 };
+/// Ell: strategies ell::strategy, labelled "ell".
 template <class V, class I, class D>
 struct format_strategy<Ell<V, I, D>> {
-  using type = ell::strategy;
-  static constexpr const char* format = "ell";
+  using type = ell::strategy;  ///< The strategy variant.
+  static constexpr const char* format = "ell";  ///< The name in labels.
 };
+/// Sellp: strategies sellp::strategy, labelled "sellp".
 template <class V, class I, class D>
 struct format_strategy<Sellp<V, I, D>> {
-  using type = sellp::strategy;
-  static constexpr const char* format = "sellp";
+  using type = sellp::strategy;  ///< The strategy variant.
+  static constexpr const char* format = "sellp";  ///< The name in labels.
 };
+/// Hybrid: strategies hybrid::strategy, labelled "hybrid".
 template <class V, class I, class D>
 struct format_strategy<Hybrid<V, I, D>> {
-  using type = hybrid::strategy;
-  static constexpr const char* format = "hybrid";
+  using type = hybrid::strategy;  ///< The strategy variant.
+  static constexpr const char* format = "hybrid";  ///< The name in labels.
 };
+/// CsrK: strategies csrk::strategy, labelled "csrk".
 template <class V, class I, class D>
 struct format_strategy<CsrK<V, I, D>> {
-  using type = csrk::strategy;
-  static constexpr const char* format = "csrk";
+  using type = csrk::strategy;  ///< The strategy variant.
+  static constexpr const char* format = "csrk";  ///< The name in labels.
 };
+/// AlignedCoo: strategies aligned_coo::strategy, labelled "aligned_coo".
 template <class V, class I, class D>
 struct format_strategy<AlignedCoo<V, I, D>> {
-  using type = aligned_coo::strategy;
-  static constexpr const char* format = "aligned_coo";
+  using type = aligned_coo::strategy;  ///< The strategy variant.
+  static constexpr const char* format = "aligned_coo";  ///< The name in labels.
 };
 }  // namespace tuning
 
