@@ -24,8 +24,8 @@
 
 namespace kobalt::tuning {
 
-// Row-length variance at or below which a matrix counts as regular: 002 §5.3
-// (sigma^2 of nonzeros per row <= 10).
+/// Row-length variance at or below which a matrix counts as regular: 002 §5.3
+/// (sigma^2 of nonzeros per row <= 10).
 inline constexpr double regular_variance_limit = 10.0;
 
 /// Row statistics of a sparse matrix. Row lengths are stored entries per row
