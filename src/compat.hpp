@@ -20,6 +20,7 @@ inline constexpr int rank_v = static_cast<int>(ViewType::rank);
 /// Scoped profiling region: Kokkos::Profiling::ScopedRegion exists from 4.0.
 class ScopedRegion {
  public:
+  /// Opens the region `name`; the destructor closes it.
   explicit ScopedRegion(const std::string& name) { Kokkos::Profiling::pushRegion(name); }
   ~ScopedRegion() { Kokkos::Profiling::popRegion(); }
   ScopedRegion(const ScopedRegion&) = delete;

@@ -19,11 +19,13 @@ class error : public std::runtime_error {
 /// "<file>:<line>: <problem>" (line 0 when the problem has no line).
 class io_error : public error {
  public:
+  /// The problem `problem` found at line `line` of `file`.
   io_error(const std::string& file, std::int64_t line, const std::string& problem)
       : error(file + ":" + std::to_string(line) + ": " + problem),
         file_(file),
         line_(line) {}
-  const std::string& file() const noexcept { return file_; }
+  const std::string& file() const noexcept { return file_; }  ///< The file that was being read.
+  /// The line of the problem, 1-based; 0 when it has no line.
   std::int64_t line() const noexcept { return line_; }
 
  private:
@@ -49,14 +51,15 @@ class dimension_mismatch : public error {
 /// allocation.
 class format_too_large : public error {
  public:
+  /// `what` (the conversion) would need `needed_bytes`; the limit is `limit_bytes`.
   format_too_large(const std::string& what, std::uint64_t needed_bytes,
                    std::uint64_t limit_bytes)
       : error(what + ": needs " + std::to_string(needed_bytes) +
               " bytes, limit is " + std::to_string(limit_bytes) + " bytes"),
         needed_(needed_bytes),
         limit_(limit_bytes) {}
-  std::uint64_t needed_bytes() const noexcept { return needed_; }
-  std::uint64_t limit_bytes() const noexcept { return limit_; }
+  std::uint64_t needed_bytes() const noexcept { return needed_; }  ///< Bytes the result would take.
+  std::uint64_t limit_bytes() const noexcept { return limit_; }  ///< Bytes it was allowed.
 
  private:
   std::uint64_t needed_, limit_;

@@ -127,7 +127,7 @@ KOKKOS_INLINE_FUNCTION bool segment_end(int lane, Key key) {
 /// Calls f(std::integral_constant<int, W>{}) with W = warp_width(exec), from
 /// the widths the backend can have (1 on hosts, 32 on CUDA, 64 or 32 on
 /// HIP): the lane count of the warp kernels is a compile-time constant
-/// picked at run time from this short list (STYLE.md).
+/// picked at run time from this short list (no other width is compiled).
 template <class ExecutionSpace, class F>
 void with_lane_width(const ExecutionSpace& exec, F&& f) {
   constexpr int widest = lanes<ExecutionSpace>::max_width;

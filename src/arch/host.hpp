@@ -139,8 +139,8 @@ KOKKOS_INLINE_FUNCTION void prefetch_ahead(const void* p) {
 
 /// Loads of data read exactly once by fully coalesced accesses (the slot
 /// columns of ELL/SELL-P under a thread per row): GPUs mark them
-/// evict-first so they do not push x out of the cache (shared/
-/// KOKKOS_ON_H200.md pitfall 3; measured on the H200, see
+/// evict-first so they do not push x out of the cache (docs/sources.md,
+/// "Facts measured on the H200"; measured again on the H200, see
 /// kernels/row_reduce.hpp). This primary template is the host's plain load.
 template <class ExecutionSpace>
 struct loads {

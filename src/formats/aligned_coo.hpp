@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // AlignedCoo: ALIGNED_COO of seed 004 (§IV-A/B/D, Fig. 1-4), with the
-// corrections of seeds/NOTES.md. Two parts:
+// corrections listed in docs/sources.md. Two parts:
 //
 // - seg part: num_seg segments of seg_size lanes, stored segment-major
 //   (slot (segment s, lane l) at s*seg_size + l; arrays row/col/val), so the
@@ -19,7 +19,7 @@
 // per-row concatenation.
 //
 // Padding (race-free by construction; 004's "a row that does not occur in the
-// segment" padding is racy on GPUs without lockstep, see NOTES.md): padding
+// segment" padding is racy on GPUs without lockstep, see docs/sources.md): padding
 // slots are a suffix of each lane. A padding slot has col = padding_index
 // (-1), value 0, and the row of its own lane's last entry (lane-local), or
 // padding_index when the lane holds no entry. Kernels stop a lane at its first
@@ -27,7 +27,7 @@
 // the lane-local row would still keep the write inside the lane.
 //
 // Column indices are kept: 004 §IV-C's replacement of J by x[J] makes the
-// matrix depend on x and is not implemented (NOTES.md).
+// matrix depend on x and is not implemented (docs/sources.md).
 #pragma once
 
 #include "coo.hpp"
@@ -48,6 +48,7 @@ enum class split {
   all_flat,   ///< every entry in the flat part (no seg part)
 };
 
+/// The split's name ("hybrid").
 inline const char* name(split s) {
   switch (s) {
     case split::automatic: return "automatic";
@@ -77,15 +78,21 @@ std::int64_t count_non_padding(const ExecutionSpace& exec, const IndexView& col)
 }
 }  // namespace detail
 
+/// ALIGNED_COO (004): a seg part of num_segments() segments of seg_size()
+/// lanes, stored segment-major, each row whole in one lane (so plain stores,
+/// no atomics), plus a flat Coo part with each row's multiple of flat_unit()
+/// entries. Built by to_aligned_coo; runs aligned_coo::seg_then_flat or
+/// aligned_coo::flat_then_seg. The corrections to the paper are listed in
+/// docs/sources.md; see also docs/formats.md.
 template <class Value, class Index, class Device = default_device>
 class AlignedCoo : public format_types<Value, Index, Device> {
   using types = format_types<Value, Index, Device>;
 
  public:
-  using typename types::execution_space;
-  using typename types::index_view;
-  using typename types::value_view;
-  using flat_type = Coo<Value, Index, Device>;
+  using typename types::execution_space;  ///< Where the kernels run.
+  using typename types::index_view;  ///< An array of indices.
+  using typename types::value_view;  ///< An array of values.
+  using flat_type = Coo<Value, Index, Device>;  ///< Type of the flat part.
 
   AlignedCoo() = default;
   /// Takes ownership of a seg part (seg_size * num_seg slots each, laid out
@@ -96,6 +103,7 @@ class AlignedCoo : public format_types<Value, Index, Device> {
              index_view seg_col, value_view seg_val, flat_type flat, aligned_coo::split split,
              int flat_unit)
       : AlignedCoo(execution_space(), rows, cols, seg_size, num_seg, seg_row, seg_col, seg_val, flat, split, flat_unit) {}
+  /// The same, counting the seg entries on the execution space instance `exec`.
   template <class ExecutionSpace>
   AlignedCoo(const ExecutionSpace& exec, Index rows, Index cols, Index seg_size, Index num_seg, index_view seg_row,
              index_view seg_col, value_view seg_val, flat_type flat, aligned_coo::split split,
@@ -114,14 +122,15 @@ class AlignedCoo : public format_types<Value, Index, Device> {
     seg_nnz_ = detail::count_non_padding(exec, seg_col);
   }
 
-  Index rows() const { return rows_; }
-  Index cols() const { return cols_; }
+  Index rows() const { return rows_; }  ///< Number of rows.
+  Index cols() const { return cols_; }  ///< Number of columns.
   /// Matrix entries (explicit zeros included, padding excluded).
   std::int64_t nnz() const { return seg_nnz_ + flat_.nnz(); }
   /// Entries held in memory: all seg slots (padding included) + flat entries.
   std::int64_t stored() const {
     return static_cast<std::int64_t>(seg_size_) * num_seg_ + flat_.stored();
   }
+  /// Bytes of both parts, padding included.
   std::uint64_t bytes() const {
     return static_cast<std::uint64_t>(stored()) * (2 * sizeof(Index) + sizeof(Value));
   }
@@ -132,14 +141,18 @@ class AlignedCoo : public format_types<Value, Index, Device> {
   Index num_segments() const { return num_seg_; }
   /// Entries in the seg part (padding excluded).
   std::int64_t seg_nnz() const { return seg_nnz_; }
+  /// Seg part, slot (segment s, lane l) at s * seg_size() + l: row of each
+  /// slot (the lane's own row in padding, or -1 in an empty lane).
   const index_view& seg_row_indices() const { return seg_row_; }
+  /// Column of each seg slot (-1 = padding).
   const index_view& seg_col_indices() const { return seg_col_; }
+  /// Value of each seg slot (0 in padding).
   const value_view& seg_values() const { return seg_val_; }
   /// The flat part: whole-flat_unit parts of rows, sorted by (row, col).
   const flat_type& flat() const { return flat_; }
   /// The split that was used (automatic has been resolved).
   aligned_coo::split split() const { return split_; }
-  int flat_unit() const { return flat_unit_; }
+  int flat_unit() const { return flat_unit_; }  ///< Unit of the hybrid split (32 by default).
 
  private:
   Index rows_ = 0, cols_ = 0, seg_size_ = 0, num_seg_ = 0;

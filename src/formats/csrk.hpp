@@ -26,6 +26,7 @@ enum class reordering {
   rcm,   ///< reverse Cuthill-McKee on the pattern of A + A^T (square matrices only)
 };
 
+/// The reordering's name ("rcm").
 inline const char* name(reordering r) { return r == reordering::rcm ? "rcm" : "none"; }
 
 /// The structure to_csrk() builds, every size concrete (tuning::select
@@ -61,15 +62,20 @@ std::int64_t pointer_violations(const ExecutionSpace& exec, const IndexView& ptr
 
 }  // namespace detail
 
+/// CSR-k (002): a Csr whose rows are grouped into super-rows (k = 2) and
+/// those into super-super-rows (k = 3), optionally after a symmetric RCM
+/// reordering kept as a permutation (spmv takes and returns vectors in the
+/// original numbering). Built by to_csrk; runs csrk::groups. See
+/// docs/formats.md.
 template <class Value, class Index, class Device = default_device>
 class CsrK : public format_types<Value, Index, Device> {
   using types = format_types<Value, Index, Device>;
 
  public:
-  using typename types::execution_space;
-  using typename types::index_view;
-  using typename types::value_view;
-  using csr_type = Csr<Value, Index, Device>;
+  using typename types::execution_space;  ///< Where the kernels run.
+  using typename types::index_view;  ///< An array of indices.
+  using typename types::value_view;  ///< An array of values.
+  using csr_type = Csr<Value, Index, Device>;  ///< Type of the stored rows.
 
   CsrK() = default;
 
@@ -93,6 +99,7 @@ class CsrK : public format_types<Value, Index, Device> {
        std::int64_t super_super_row_size = 0)
       : CsrK(execution_space(), matrix, k, sr_ptr, ssr_ptr, perm, inverse_perm, order,
              super_row_size, super_super_row_size) {}
+  /// The same, checked on the execution space instance `exec`.
   template <class ExecutionSpace>
   CsrK(const ExecutionSpace& exec, csr_type matrix, int k, index_view sr_ptr, index_view ssr_ptr,
        index_view perm, index_view inverse_perm, csrk::reordering order,
@@ -123,9 +130,9 @@ class CsrK : public format_types<Value, Index, Device> {
     }
   }
 
-  Index rows() const { return matrix_.rows(); }
-  Index cols() const { return matrix_.cols(); }
-  std::int64_t nnz() const { return matrix_.nnz(); }
+  Index rows() const { return matrix_.rows(); }  ///< Number of rows.
+  Index cols() const { return matrix_.cols(); }  ///< Number of columns.
+  std::int64_t nnz() const { return matrix_.nnz(); }  ///< Entries.
   /// Entries held in memory (CSR-k has no padding).
   std::int64_t stored() const { return matrix_.stored(); }
   /// The Csr, the pointer arrays and the permutation.
@@ -136,7 +143,8 @@ class CsrK : public format_types<Value, Index, Device> {
                                  sizeof(Index);
   }
 
-  int k() const { return k_; }
+  int k() const { return k_; }  ///< Levels: 2 or 3.
+  /// Super-rows.
   Index num_super_rows() const {
     return sr_ptr_.extent(0) == 0 ? Index(0) : static_cast<Index>(sr_ptr_.extent(0) - 1);
   }
@@ -147,18 +155,20 @@ class CsrK : public format_types<Value, Index, Device> {
   /// Rows per super-row / super-rows per super-super-row used by to_csrk()
   /// (the last group may be shorter); 0 when the caller gave the pointers.
   std::int64_t super_row_size() const { return super_row_size_; }
+  /// Super-rows per super-super-row used by to_csrk() (k = 3); 0 otherwise.
   std::int64_t super_super_row_size() const { return super_super_row_size_; }
-  csrk::reordering reordering() const { return order_; }
+  csrk::reordering reordering() const { return order_; }  ///< The reordering applied.
 
   /// The stored rows as a plain Csr (002 §2.2: CSR-k stays usable as CSR).
   /// When is_permuted(), this is P A P^T: row i is row perm(i) of A, and
   /// column j is column perm(j) of A.
   const csr_type& matrix() const { return matrix_; }
+  /// Super-row boundaries in rows (num_super_rows() + 1 entries).
   const index_view& sr_ptr() const { return sr_ptr_; }
   /// Empty for k = 2.
   const index_view& ssr_ptr() const { return ssr_ptr_; }
 
-  bool is_permuted() const { return perm_.extent(0) != 0; }
+  bool is_permuted() const { return perm_.extent(0) != 0; }  ///< Whether a permutation is applied.
   /// perm(new) = old; empty when not permuted.
   const index_view& permutation() const { return perm_; }
   /// inverse_perm(old) = new; empty when not permuted.

@@ -73,14 +73,18 @@ struct ell_params {
   std::uint64_t max_bytes = 0;
 };
 
+/// ELLPACK: every row padded to stored_per_row() slots, stored column-major
+/// (slot k of row i at k * stride() + i), padding marked by column -1
+/// (000 §3.4). Built by to_ell; runs ell::rows (000 Alg. 3-4) or
+/// ell::column_groups (003 Alg. 5). See docs/formats.md.
 template <class Value, class Index, class Device = default_device>
 class Ell : public format_types<Value, Index, Device> {
   using types = format_types<Value, Index, Device>;
 
  public:
-  using typename types::execution_space;
-  using typename types::index_view;
-  using typename types::value_view;
+  using typename types::execution_space;  ///< Where the kernels run.
+  using typename types::index_view;  ///< An array of indices.
+  using typename types::value_view;  ///< An array of values.
 
   Ell() = default;
 
@@ -92,6 +96,7 @@ class Ell : public format_types<Value, Index, Device> {
   Ell(Index rows, Index cols, std::int64_t stored_per_row, std::int64_t stride, index_view col,
       value_view val)
       : Ell(execution_space(), rows, cols, stored_per_row, stride, col, val) {}
+  /// The same, checked on the execution space instance `exec`.
   template <class ExecutionSpace>
   Ell(const ExecutionSpace& exec, Index rows, Index cols, std::int64_t stored_per_row, std::int64_t stride, index_view col,
       value_view val)
@@ -123,12 +128,13 @@ class Ell : public format_types<Value, Index, Device> {
       : rows_(rows), cols_(cols), width_(stored_per_row), stride_(stride), col_(col),
         val_(val), nnz_(nnz) {}
 
-  Index rows() const { return rows_; }
-  Index cols() const { return cols_; }
+  Index rows() const { return rows_; }  ///< Number of rows.
+  Index cols() const { return cols_; }  ///< Number of columns.
   /// Entries of the matrix (padding excluded).
   std::int64_t nnz() const { return nnz_; }
   /// Slots held in memory, padding included: stride * stored_per_row.
   std::int64_t stored() const { return stride_ * width_; }
+  /// Bytes of the arrays, padding included.
   std::uint64_t bytes() const {
     return static_cast<std::uint64_t>(stored()) * (sizeof(Index) + sizeof(Value));
   }
@@ -139,6 +145,7 @@ class Ell : public format_types<Value, Index, Device> {
 
   /// Column of slot k of row i is col_indices()(k * stride() + i).
   const index_view& col_indices() const { return col_; }
+  /// Value of each slot (0 in padding), laid out as col_indices().
   const value_view& values() const { return val_; }
 
  private:

@@ -12,6 +12,9 @@ namespace kobalt {
 /// Device used when a format is written without one.
 using default_device = Kokkos::DefaultExecutionSpace::device_type;
 
+/// Type aliases and compile-time checks every format class derives from:
+/// Value is float or double, Index a signed integer type, Device a Kokkos
+/// device (execution space + memory space).
 template <class Value, class Index, class Device>
 struct format_types {
   static_assert(std::is_floating_point_v<Value>,
@@ -19,13 +22,13 @@ struct format_types {
   static_assert(std::is_integral_v<Index> && std::is_signed_v<Index>,
                 "Kobalt index types are signed integers (int32_t, int64_t): "
                 "-1 marks padding");
-  using value_type = Value;
-  using index_type = Index;
-  using device_type = Device;
-  using execution_space = typename Device::execution_space;
-  using memory_space = typename Device::memory_space;
-  using index_view = Kokkos::View<Index*, Device>;
-  using value_view = Kokkos::View<Value*, Device>;
+  using value_type = Value;  ///< Type of the stored values.
+  using index_type = Index;  ///< Type of row and column indices.
+  using device_type = Device;  ///< Kokkos device the Views live on.
+  using execution_space = typename Device::execution_space;  ///< Where the kernels run.
+  using memory_space = typename Device::memory_space;  ///< Where the arrays live.
+  using index_view = Kokkos::View<Index*, Device>;  ///< An array of indices.
+  using value_view = Kokkos::View<Value*, Device>;  ///< An array of values.
 };
 
 /// Column index that marks a padding slot in ELL, SELL-P and ALIGNED_COO.

@@ -26,13 +26,17 @@ struct layout {
 };
 }  // namespace hybrid
 
+/// Hybrid (HYB, 000 §4): the first ell_width() entries of each row in an
+/// Ell, the rest in a Coo. Built by to_hybrid from a partition
+/// (hybrid::automatic by default); runs hybrid::ell_then_coo or
+/// hybrid::ell_then_load_balance. See docs/formats.md.
 template <class Value, class Index, class Device = default_device>
 class Hybrid : public format_types<Value, Index, Device> {
   using types = format_types<Value, Index, Device>;
 
  public:
-  using ell_type = Ell<Value, Index, Device>;
-  using coo_type = Coo<Value, Index, Device>;
+  using ell_type = Ell<Value, Index, Device>;  ///< Type of the ELL part.
+  using coo_type = Coo<Value, Index, Device>;  ///< Type of the COO part.
 
   Hybrid() = default;
   /// Takes an ELL part and a COO part of the same shape. Every COO entry of
@@ -48,15 +52,15 @@ class Hybrid : public format_types<Value, Index, Device> {
                                std::to_string(coo_.cols()));
   }
 
-  Index rows() const { return ell_.rows(); }
-  Index cols() const { return ell_.cols(); }
-  std::int64_t nnz() const { return ell_.nnz() + coo_.nnz(); }
+  Index rows() const { return ell_.rows(); }  ///< Number of rows.
+  Index cols() const { return ell_.cols(); }  ///< Number of columns.
+  std::int64_t nnz() const { return ell_.nnz() + coo_.nnz(); }  ///< Entries of both parts.
   /// ELL slots (padding included) plus COO entries.
   std::int64_t stored() const { return ell_.stored() + coo_.stored(); }
-  std::uint64_t bytes() const { return ell_.bytes() + coo_.bytes(); }
+  std::uint64_t bytes() const { return ell_.bytes() + coo_.bytes(); }  ///< Bytes of both parts.
 
-  const ell_type& ell() const { return ell_; }
-  const coo_type& coo() const { return coo_; }
+  const ell_type& ell() const { return ell_; }  ///< The ELL part.
+  const coo_type& coo() const { return coo_; }  ///< The COO part.
   /// The resolved t: slots per row of the ELL part.
   std::int64_t ell_width() const { return ell_.stored_per_row(); }
 

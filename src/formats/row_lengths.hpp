@@ -30,6 +30,8 @@ length_view<Device> zeroed_lengths(const ExecutionSpace& exec, std::int64_t rows
 }
 }  // namespace detail
 
+/// Stored entries of each row of a Csr (padding excluded), as a device View
+/// of rows() lengths computed on `exec`.
 template <class ExecutionSpace, class Value, class Index, class Device>
 detail::length_view<Device> row_lengths(const ExecutionSpace& exec,
                                         const Csr<Value, Index, Device>& a) {
@@ -41,6 +43,8 @@ detail::length_view<Device> row_lengths(const ExecutionSpace& exec,
   return len;
 }
 
+/// Stored entries of each row of a Coo (padding excluded), as a device View
+/// of rows() lengths computed on `exec`.
 template <class ExecutionSpace, class Value, class Index, class Device>
 detail::length_view<Device> row_lengths(const ExecutionSpace& exec,
                                         const Coo<Value, Index, Device>& a) {
@@ -49,6 +53,8 @@ detail::length_view<Device> row_lengths(const ExecutionSpace& exec,
   return len;
 }
 
+/// Stored entries of each row of a Ell (padding excluded), as a device View
+/// of rows() lengths computed on `exec`.
 template <class ExecutionSpace, class Value, class Index, class Device>
 detail::length_view<Device> row_lengths(const ExecutionSpace& exec,
                                         const Ell<Value, Index, Device>& a) {
@@ -58,6 +64,8 @@ detail::length_view<Device> row_lengths(const ExecutionSpace& exec,
   return len;
 }
 
+/// Stored entries of each row of a Sellp (padding excluded), as a device View
+/// of rows() lengths computed on `exec`.
 template <class ExecutionSpace, class Value, class Index, class Device>
 detail::length_view<Device> row_lengths(const ExecutionSpace& exec,
                                         const Sellp<Value, Index, Device>& a) {
@@ -68,6 +76,8 @@ detail::length_view<Device> row_lengths(const ExecutionSpace& exec,
   return len;
 }
 
+/// Stored entries of each row of a Hybrid (padding excluded), as a device View
+/// of rows() lengths computed on `exec`.
 template <class ExecutionSpace, class Value, class Index, class Device>
 detail::length_view<Device> row_lengths(const ExecutionSpace& exec,
                                         const Hybrid<Value, Index, Device>& a) {
@@ -80,12 +90,16 @@ detail::length_view<Device> row_lengths(const ExecutionSpace& exec,
   return len;
 }
 
+/// Stored entries of each row of a CsrK (padding excluded), as a device View
+/// of rows() lengths computed on `exec`.
 template <class ExecutionSpace, class Value, class Index, class Device>
 detail::length_view<Device> row_lengths(const ExecutionSpace& exec,
                                         const CsrK<Value, Index, Device>& a) {
   return row_lengths(exec, a.matrix());
 }
 
+/// Stored entries of each row of a AlignedCoo (padding excluded), as a device View
+/// of rows() lengths computed on `exec`.
 template <class ExecutionSpace, class Value, class Index, class Device>
 detail::length_view<Device> row_lengths(const ExecutionSpace& exec,
                                         const AlignedCoo<Value, Index, Device>& a) {

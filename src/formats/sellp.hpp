@@ -98,14 +98,19 @@ layout_check check_sellp_layout(const ExecutionSpace& exec, const IndexView& sli
 }
 }  // namespace detail
 
+/// SELL-P (001; 000 §3.5): slices of slice_size() rows, each an ELL block as
+/// wide as its longest row rounded up to a multiple of stride_factor(),
+/// padding marked by column -1; optionally rows sorted by length within
+/// windows (SELL-C-sigma, row_order()). Built by to_sellp; runs
+/// sellp::slices. See docs/formats.md.
 template <class Value, class Index, class Device = default_device>
 class Sellp : public format_types<Value, Index, Device> {
   using types = format_types<Value, Index, Device>;
 
  public:
-  using typename types::execution_space;
-  using typename types::index_view;
-  using typename types::value_view;
+  using typename types::execution_space;  ///< Where the kernels run.
+  using typename types::index_view;  ///< An array of indices.
+  using typename types::value_view;  ///< An array of values.
 
   Sellp() = default;
 
@@ -125,6 +130,7 @@ class Sellp : public format_types<Value, Index, Device> {
         index_view row_order = {})
       : Sellp(execution_space(), rows, cols, slice_size, stride_factor, slice_sets, slice_lengths,
               col, val, row_order) {}
+  /// The same, checked on the execution space instance `exec`.
   template <class ExecutionSpace>
   Sellp(const ExecutionSpace& exec, Index rows, Index cols, std::int64_t slice_size, std::int64_t stride_factor,
         index_view slice_sets, index_view slice_lengths, index_view col, value_view val,
@@ -175,12 +181,13 @@ class Sellp : public format_types<Value, Index, Device> {
         lengths_(slice_lengths), col_(col), val_(val), order_(row_order), stored_(stored),
         nnz_(nnz) {}
 
-  Index rows() const { return rows_; }
-  Index cols() const { return cols_; }
+  Index rows() const { return rows_; }  ///< Number of rows.
+  Index cols() const { return cols_; }  ///< Number of columns.
   /// Entries of the matrix (padding excluded).
   std::int64_t nnz() const { return nnz_; }
   /// Slots held in memory, padding included (= slice_sets[slices]).
   std::int64_t stored() const { return stored_; }
+  /// Bytes of the arrays, padding included.
   std::uint64_t bytes() const {
     return static_cast<std::uint64_t>(stored_) * (sizeof(Index) + sizeof(Value)) +
            static_cast<std::uint64_t>(sets_.extent(0) + lengths_.extent(0) + order_.extent(0)) *
@@ -190,6 +197,7 @@ class Sellp : public format_types<Value, Index, Device> {
   std::int64_t slice_size() const { return b_; }
   /// Slice widths are multiples of this (t).
   std::int64_t stride_factor() const { return t_; }
+  /// Slices.
   std::int64_t slices() const { return static_cast<std::int64_t>(lengths_.extent(0)); }
 
   /// Element offset of each slice's first slot; slices() + 1 entries.
@@ -198,7 +206,7 @@ class Sellp : public format_types<Value, Index, Device> {
   const index_view& slice_lengths() const { return lengths_; }
   /// Slot k of local row r of slice s: col_indices()(slice_sets(s) + k * b + r).
   const index_view& col_indices() const { return col_; }
-  const value_view& values() const { return val_; }
+  const value_view& values() const { return val_; }  ///< Value of each slot (0 in padding).
   /// Matrix row held by each stored row (SELL-C-sigma); empty: the identity.
   const index_view& row_order() const { return order_; }
 

@@ -16,21 +16,26 @@
 
 namespace kobalt {
 
+/// A sparse matrix on the host as three parallel lists (row, column, value):
+/// what read_matrix_market returns and make_coo / make_csr take. Entries may
+/// be in any order and repeat until assemble() sorts them by (row, col) and
+/// sums duplicates. Index is a signed integer type.
 template <class Value, class Index>
 struct Triplets {
   static_assert(std::is_signed_v<Index> && std::is_integral_v<Index>,
                 "Kobalt index types are signed integers (int32_t, int64_t)");
-  using value_type = Value;
-  using index_type = Index;
+  using value_type = Value;  ///< Type of the values.
+  using index_type = Index;  ///< Type of the indices and dimensions.
 
-  Index rows = 0;
-  Index cols = 0;
-  std::vector<Index> row;
-  std::vector<Index> col;
-  std::vector<Value> val;
+  Index rows = 0;  ///< Number of rows.
+  Index cols = 0;  ///< Number of columns.
+  std::vector<Index> row;  ///< Row of each entry, in [0, rows).
+  std::vector<Index> col;  ///< Column of each entry, in [0, cols).
+  std::vector<Value> val;  ///< Value of each entry (stored zeros are kept).
 
-  std::int64_t nnz() const { return static_cast<std::int64_t>(val.size()); }
+  std::int64_t nnz() const { return static_cast<std::int64_t>(val.size()); }  ///< Entries held.
 
+  /// Appends the entry (r, c) = v; no check until validate().
   void push_back(Index r, Index c, Value v) {
     row.push_back(r);
     col.push_back(c);
@@ -52,6 +57,7 @@ struct Triplets {
     }
   }
 
+  /// Whether the entries are sorted by (row, col) with no duplicates.
   bool is_assembled() const {
     for (std::size_t k = 1; k < row.size(); ++k) {
       if (row[k - 1] > row[k] || (row[k - 1] == row[k] && col[k - 1] >= col[k])) return false;

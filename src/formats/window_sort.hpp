@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SELL-C-sigma's row order (Kreutzer et al., SIAM J. Sci. Comput. 36(5),
-// 2014; seed 001 §4 names it as SELL-P's next step, NOTES.md): the rows of
+// 2014; seed 001 §4 names it as SELL-P's next step, docs/sources.md): the rows of
 // each window of sigma consecutive rows sorted by decreasing length, ties in
 // row order, so rows of similar length share a slice and pad less. One team
 // per window sorts (length, row) keys in team scratch with a bitonic network:

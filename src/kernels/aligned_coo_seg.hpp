@@ -12,7 +12,7 @@
 //
 // Seg kernel: a portable form of 004 Alg. 2. Alg. 2 accumulates min_rl
 // segments in a register and then adds element-wise into y while other lanes
-// may touch the same row with padding (racy without lockstep, NOTES.md).
+// may touch the same row with padding (racy without lockstep, docs/sources.md).
 // Here one thread walks one lane in segment order (slot s*seg_size + lane:
 // neighbouring threads read neighbouring slots, coalesced), sums while the
 // row stays the same and adds alpha*sum into y[row] when the row changes or

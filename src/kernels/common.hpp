@@ -45,8 +45,8 @@ struct Sums {
 /// count <= N. Rank-1 blocks (N = 1) store nothing: the functors stay as
 /// small as before rank-2 blocks existed. Measured on the H200 (2026-11-22):
 /// 16 more bytes took the CSR-k launch from 496 to 512 bytes, Kokkos'
-/// constant-memory launch path (sizeof(driver) >= 512, KOKKOS_ON_H200.md
-/// pitfall 1), and cost 4-5 us per apply (+18-36% on 1e5-nnz matrices).
+/// constant-memory launch path (sizeof(driver) >= 512; docs/sources.md,
+/// "Facts measured on the H200"), and cost 4-5 us per apply (+18-36% on 1e5-nnz matrices).
 template <int N>
 struct Columns {
   int first = 0, count = N;
@@ -126,7 +126,7 @@ struct YBlock : Columns<N> {
  private:
   /// y_i = alpha*sum (HasBeta == false: y's old value, NaN included, is never
   /// read) or alpha*sum + beta*y_i. The only compile-time switch besides the
-  /// vector width (STYLE.md practice 6).
+  /// vector width: the two that change the generated code.
   template <bool HasBeta>
   KOKKOS_INLINE_FUNCTION static void store_one(scalar& y_i, scalar alpha, scalar sum,
                                                scalar beta) {

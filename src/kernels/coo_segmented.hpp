@@ -3,7 +3,7 @@
 // into contiguous chunks of equal size, one per warp; the lanes stride
 // through their chunk (entry first + i*W + lane), so every load is
 // coalesced. Each lane accumulates while no lane of the warp changes row;
-// when one does, or on the final iteration (NOTES.md erratum: Alg. 1 line 6
+// when one does, or on the final iteration (docs/sources.md erratum: Alg. 1 line 6
 // flushes on the last iteration too, or a chunk's last rows are lost), the
 // warp runs a segmented scan keyed by row (arch::segmented_scan) and the
 // last lane of each row's run adds it to y with one atomic.

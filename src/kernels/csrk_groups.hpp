@@ -21,7 +21,7 @@
 // entry it updates, and beta == 0 overwrites every entry of y exactly once
 // (perm is a bijection): NaN in y does not survive. Two launches per apply
 // instead of three or four (gather x, [gather y], compute, scatter y); each
-// launch costs 4-6 µs on the H200 (KOKKOS_ON_H200.md).
+// launch costs 4-6 µs on the H200 (docs/sources.md).
 #pragma once
 
 #include "common.hpp"

@@ -16,6 +16,8 @@
 
 namespace kobalt {
 
+/// What spmv_reference returns: the exact-as-possible result in double, and
+/// per row the bound and entry count that the accepted error is derived from.
 struct ReferenceResult {
   std::vector<double> y;      ///< alpha*A*x + beta*y_in, in double
   std::vector<double> bound;  ///< per row: sum_j |alpha a_ij x_j| + |beta y_in_i|

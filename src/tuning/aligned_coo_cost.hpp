@@ -3,7 +3,7 @@
 // keep ALIGNED_COO hybrid (seg part + flat part), or put the whole matrix in
 // the seg part, or the whole matrix in the flat (COO) part.
 //
-// Two corrections to the printed paper (seeds/NOTES.md, paper 004):
+// Two corrections to the printed paper (docs/sources.md, 004's corrections):
 // - Alg. 3 as printed switches to an option when it is the MOST expensive;
 //   choose_split() takes the argmin instead.
 // - The seg cost prints active_threads = max(threads_required, MAX_THREADS)
@@ -121,7 +121,7 @@ struct aligned_coo_costs {
 };
 
 /// Alg. 3, corrected to an argmin (004 prints the inverted comparison; see
-/// NOTES.md). Ties go to the split with fewer kernels: all_seg, then
+/// docs/sources.md). Ties go to the split with fewer kernels: all_seg, then
 /// all_flat, then hybrid. A tie with hybrid happens when one of its parts is
 /// empty, and then both splits store the same thing. Never returns automatic.
 inline aligned_coo::split choose_split(const aligned_coo_costs& t) {

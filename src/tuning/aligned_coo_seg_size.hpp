@@ -14,6 +14,13 @@ namespace kobalt::tuning {
 
 using kobalt::detail::seg_shape;
 
+/// Row_len[i] from its prefix, 0 at i >= rows (Alg. 1 reads Row_len[NR]).
+template <class PrefixView>
+KOKKOS_INLINE_FUNCTION std::int64_t length_at(const PrefixView& prefix, std::int64_t rows,
+                                              std::int64_t i) {
+  return i < rows ? static_cast<std::int64_t>(prefix(i + 1) - prefix(i)) : std::int64_t(0);
+}
+
 /// 004 Alg. 1 on the seg part's row lengths, indexed in the original row
 /// order (NNZ = their sum, NR = their count), given as their prefix
 /// (prefix(i + 1) - prefix(i) = Row_len[i]) on the device, computed on `exec`:
@@ -36,13 +43,6 @@ using kobalt::detail::seg_shape;
 /// An empty seg part (NNZ = 0) gives {0, 0}. Alg. 1 does not guarantee that
 /// the rows fit Seg_size lanes of Num_of_seg slots: the packing that follows
 /// (aligned_coo_plan.hpp) raises Seg_size when they do not.
-/// Row_len[i] from its prefix, 0 at i >= rows (Alg. 1 reads Row_len[NR]).
-template <class PrefixView>
-KOKKOS_INLINE_FUNCTION std::int64_t length_at(const PrefixView& prefix, std::int64_t rows,
-                                              std::int64_t i) {
-  return i < rows ? static_cast<std::int64_t>(prefix(i + 1) - prefix(i)) : std::int64_t(0);
-}
-
 template <class ExecutionSpace, class PrefixView>
 seg_shape alg1_segment_size(const ExecutionSpace& exec, const PrefixView& prefix) {
   using range = Kokkos::RangePolicy<ExecutionSpace>;

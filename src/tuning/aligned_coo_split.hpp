@@ -28,7 +28,7 @@ struct params {
   /// the rows fit. Ignored when the seg part is empty (it has 0 lanes).
   std::int64_t seg_size = 0;
   /// How rows are split between the parts; default: 004 Alg. 3 (corrected to
-  /// an argmin, NOTES.md) with the cost constants in `cost`.
+  /// an argmin, docs/sources.md) with the cost constants in `cost`.
   split choice = split::automatic;
   /// Unit of the hybrid split: a row of length rl keeps rl mod flat_unit
   /// entries in the seg part (004 Alg. 3's trail = rl mod WARP_SIZE). Default
@@ -83,9 +83,9 @@ kobalt::detail::seg_shape seg_part_shape(const ExecutionSpace& exec, const Prefi
 
 /// The resolved split with the model's costs (all 0 unless automatic).
 struct aligned_coo_choice {
-  aligned_coo::split split = aligned_coo::split::all_seg;
-  kobalt::detail::seg_shape shape;
-  aligned_coo_costs costs;
+  aligned_coo::split split = aligned_coo::split::all_seg;  ///< The split (never automatic).
+  kobalt::detail::seg_shape shape;  ///< Lanes and segments of the seg part.
+  aligned_coo_costs costs;  ///< The model's cost of each split.
 };
 
 /// 004 Alg. 3 (corrected to an argmin) when p.choice is automatic, and the

@@ -25,25 +25,27 @@ struct CsrkSizes {
 ///   SSRS' = round(SSRS * ssrs_factor)
 ///   SRS'  = round((srs_from_ssrs ? SSRS' : SRS) * srs_factor)
 /// Read literally, the paper's "SRS = ⌊SSRS/2⌉" and "SRS = SSRS·3" use the
-/// SSRS just updated on the line above (NOTES.md, paper 002: "Read literally
-/// they do"); that is the reading taken here, and NOTES.md's worked values
-/// are computed with it.
+/// SSRS just updated on the line above (the paper does not say which SSRS
+/// is meant; docs/sources.md, 002's corrections); that is the reading taken
+/// here, and the worked values in docs/sources.md are computed with it.
 struct CsrkCaseRule {
-  double ssrs_factor;
-  bool srs_from_ssrs;
-  double srs_factor;
+  double ssrs_factor;  ///< SSRS' = round(SSRS * ssrs_factor)
+  bool srs_from_ssrs;  ///< SRS' scales the new SSRS' (true) or SRS (false)
+  double srs_factor;  ///< SRS' = round(base * srs_factor)
 };
 
 /// The log model SSRS = round(a - b ln r), SRS = round(c - d ln r), with
 /// r = rdensity = nnz / rows, followed by the case rule of r's case.
 struct CsrkSizeModel {
-  const char* name;
-  double ssrs_constant, ssrs_log;  ///< SSRS = round(ssrs_constant - ssrs_log * ln r)
-  double srs_constant, srs_log;    ///< SRS  = round(srs_constant - srs_log * ln r)
+  const char* name;  ///< "volta", "ampere", "hopper" (DeviceProfile::csrk_model)
+  double ssrs_constant;  ///< a in SSRS = round(a - b ln r)
+  double ssrs_log;       ///< b in SSRS = round(a - b ln r)
+  double srs_constant;   ///< c in SRS = round(c - d ln r)
+  double srs_log;        ///< d in SRS = round(c - d ln r)
   CsrkCaseRule case_rule[3];       ///< adjustments of cases 2, 3 and 4 (case 1: none)
 };
 
-// 002 §4.1, "NVIDIA Volta" formulas and case adjustments (V100, §5.1).
+/// 002 §4.1, "NVIDIA Volta" formulas and case adjustments (V100, §5.1).
 inline constexpr CsrkSizeModel csrk_volta_model{
     "volta",
     8.900, 1.25,
@@ -52,7 +54,7 @@ inline constexpr CsrkSizeModel csrk_volta_model{
      {4.0, true, 0.5},     // case 3: SSRS = SSRS·4,     SRS = ⌊SSRS/2⌉
      {5.0, true, 0.5}}};   // case 4: SSRS = SSRS·5,     SRS = ⌊SSRS/2⌉
 
-// 002 §4.1, "NVIDIA Ampere" formulas and case adjustments (A100, §5.1).
+/// 002 §4.1, "NVIDIA Ampere" formulas and case adjustments (A100, §5.1).
 inline constexpr CsrkSizeModel csrk_ampere_model{
     "ampere",
     9.175, 1.32,
@@ -61,17 +63,17 @@ inline constexpr CsrkSizeModel csrk_ampere_model{
      {2.5, true, 3.0},     // case 3: SSRS = ⌊SSRS·2.5⌉, SRS = SSRS·3
      {2.0, true, 2.0}}};   // case 4: SSRS = SSRS·2,     SRS = SSRS·2
 
-// 002 §4.1 re-checked on the H200 (2026-11-22, fp64/int32, kobalt-bench,
-// perf_tests/results/h200/csrk_grid.txt): the paper's 8 x 8 training grid
-// {4,6,8,12,16,24,32,48}^2 of (SSRS, SRS) for CSR-3 with the paper's block
-// shapes, on lap2d:3000 (rdensity 5), lap3d:200 (7), fem:1000000,4,1 (12),
-// stencil27:128 (27), fem:100000,16,1 (48) and fem:40000,16,2 (80). The
-// optima, (32,8) (16,8) (48,32) (32,16) (32,48) (4,24), show no trend in
-// rdensity (a log fit of SRS even rises with it, against 002's), and the
-// Ampere model's sizes reached 73-95% of each grid best (geometric mean
-// 88%). One constant pair, (32, 8), reached 90-100% (geometric mean 96%),
-// the best of the 64: on the H200 the model is that constant (ln
-// coefficients 0, no case adjustments).
+/// 002 §4.1 re-checked on the H200 (2026-11-22, fp64/int32, kobalt-bench,
+/// perf_tests/results/h200/csrk_grid.txt): the paper's 8 x 8 training grid
+/// {4,6,8,12,16,24,32,48}^2 of (SSRS, SRS) for CSR-3 with the paper's block
+/// shapes, on lap2d:3000 (rdensity 5), lap3d:200 (7), fem:1000000,4,1 (12),
+/// stencil27:128 (27), fem:100000,16,1 (48) and fem:40000,16,2 (80). The
+/// optima, (32,8) (16,8) (48,32) (32,16) (32,48) (4,24), show no trend in
+/// rdensity (a log fit of SRS even rises with it, against 002's), and the
+/// Ampere model's sizes reached 73-95% of each grid best (geometric mean
+/// 88%). One constant pair, (32, 8), reached 90-100% (geometric mean 96%),
+/// the best of the 64: on the H200 the model is that constant (ln
+/// coefficients 0, no case adjustments).
 inline constexpr CsrkSizeModel csrk_hopper_model{
     "hopper",
     32.0, 0.0,

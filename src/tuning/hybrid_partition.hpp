@@ -18,14 +18,14 @@ namespace kobalt {
 
 namespace hybrid {
 
-// Row ratio r of `automatic` (hybridlimit33, 003 §3.4): t <= floor(rows * r).
-// 003's text prints r = 1e-4 ("#rows * 0.0001"); Ginkgo's hybrid::automatic,
-// the implementation the measurements ran on, uses 1e-3 [ext, NOTES.md].
-// Kobalt takes 1e-3: with 1e-4 every matrix under 10^4 rows (most of the
-// edge and shared test matrices, and a large share of SuiteSparse) gets
-// t = 0, i.e. pure COO, so "HYB" would silently be COO there; 1e-3 still
-// keeps the cap that protects against ELL blow-up on huge, skewed matrices.
-// Not yet measured on Kobalt's kernels.
+/// Row ratio r of `automatic` (hybridlimit33, 003 §3.4): t <= floor(rows * r).
+/// 003's text prints r = 1e-4 ("#rows * 0.0001"); Ginkgo's hybrid::automatic,
+/// the implementation the measurements ran on, uses 1e-3 [ext, docs/sources.md].
+/// Kobalt takes 1e-3: with 1e-4 every matrix under 10^4 rows (most of the
+/// edge and shared test matrices, and a large share of SuiteSparse) gets
+/// t = 0, i.e. pure COO, so "HYB" would silently be COO there; 1e-3 still
+/// keeps the cap that protects against ELL blow-up on huge, skewed matrices.
+/// Not yet measured on Kobalt's kernels.
 inline constexpr double automatic_row_ratio = 1e-3;
 
 /// t = columns: a fixed ELL width (Ginkgo column_limit, 000 §4's
@@ -59,7 +59,7 @@ struct minimal_storage {};
 ///
 /// There is deliberately no "Bell & Garland" preset: 000 Table 1 equates
 /// B&G with Q_R(1/3), but CUSP's rule is Q_R(2/3) plus a 4096-row break-even
-/// (NOTES.md, 000 erratum), which Q_R(x) alone cannot express.
+/// (docs/sources.md, 000's corrections), which Q_R(x) alone cannot express.
 ///
 /// Checked on the H200 against fixed widths t = 0, 1, 2, 4, 8, 16 and
 /// minimal_storage (2026-11-22, fp64/int32, kobalt-bench,
@@ -69,6 +69,7 @@ struct minimal_storage {};
 /// t = 0 191).
 struct automatic {};
 
+/// The ways to choose the ELL width t; automatic is the default.
 using partition =
     std::variant<automatic, column_limit, imbalance_limit, imbalance_bounded_limit, minimal_storage>;
 
@@ -82,11 +83,12 @@ constexpr double minimal_storage_quantile() {
 /// The strategy automatic stands for.
 inline imbalance_bounded_limit as_bounded(automatic) { return {1.0 / 3.0, automatic_row_ratio}; }
 
-inline const char* name(automatic) { return "automatic"; }
-inline const char* name(column_limit) { return "column_limit"; }
-inline const char* name(imbalance_limit) { return "imbalance_limit"; }
+inline const char* name(automatic) { return "automatic"; }  ///< "automatic"
+inline const char* name(column_limit) { return "column_limit"; }  ///< "column_limit"
+inline const char* name(imbalance_limit) { return "imbalance_limit"; }  ///< "imbalance_limit"
+/// "imbalance_bounded_limit"
 inline const char* name(imbalance_bounded_limit) { return "imbalance_bounded_limit"; }
-inline const char* name(minimal_storage) { return "minimal_storage"; }
+inline const char* name(minimal_storage) { return "minimal_storage"; }  ///< "minimal_storage"
 /// Short name for labels and tables ("imbalance_limit").
 inline std::string name(const partition& s) {
   return std::visit([](auto v) { return std::string(name(v)); }, s);

@@ -27,11 +27,14 @@ struct LaunchShape {
   /// CSR-k: super-rows of a super-super-row processed side by side.
   int super_row_threads() const { return team_size / row_threads; }
 
+  /// The shape as operator<< prints it.
   std::string str() const {
     std::ostringstream os;
     os << *this;
     return os.str();
   }
+  /// Prints "part{team_size=..., vector_length=..., ...}".
+  /// Prints "part{team_size=..., vector_length=..., ...}".
   friend std::ostream& operator<<(std::ostream& os, const LaunchShape& s) {
     os << s.part << "{team_size=" << s.team_size << ", vector_length=" << s.vector_length;
     if (s.entries_per_thread > 0) os << ", entries_per_thread=" << s.entries_per_thread;
@@ -42,6 +45,10 @@ struct LaunchShape {
   }
 };
 
+/// What tuning::select resolved a kernel strategy to: the kernel that runs,
+/// its launches and the rule that chose them. SpmvHandle::policy() returns it.
+/// What tuning::select resolved a kernel strategy to: the kernel that runs,
+/// its launches and the rule that chose them. SpmvHandle::policy() returns it.
 struct SpmvPolicy {
   std::string format;                ///< "csr", "ell", ...
   std::string kernel;                ///< the strategy that runs: "classical", "rows", ...
@@ -54,6 +61,8 @@ struct SpmvPolicy {
     s << *this;
     return s.str();
   }
+  /// Prints the kernel, then each launch.
+  /// Prints the kernel, then each launch.
   friend std::ostream& operator<<(std::ostream& os, const SpmvPolicy& p) {
     os << p.kernel;
     for (const auto& l : p.launches) os << " " << l;

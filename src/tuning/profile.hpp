@@ -23,6 +23,10 @@
 
 namespace kobalt::tuning {
 
+/// What Kobalt knows of a device: hardware facts read at run time and the
+/// tuning constants (built-in table or a KOBALT_PROFILE file);
+/// tuning::profile_of(exec) returns it. Each constant's source is listed in
+/// docs/sources.md.
 struct DeviceProfile {
   // --- hardware (arch::device_info) ---
   std::string backend;              ///< Kokkos execution space name ("Cuda", "HIP", "OpenMP", "Serial")
@@ -50,11 +54,13 @@ struct DeviceProfile {
   /// default for GPUs: device 'X' is not in the table", "file: p.json").
   std::string source;
 
+  /// The profile as operator<< prints it.
   std::string str() const {
     std::ostringstream s;
     s << *this;
     return s.str();
   }
+  /// Prints backend, name, compute units, warp width, L2, bandwidth and source.
   friend std::ostream& operator<<(std::ostream& os, const DeviceProfile& p) {
     return os << p.backend << " '" << p.name << "' (" << p.compute_units
               << (p.gpu ? " compute units" : " threads") << ", warp " << p.warp_width
@@ -72,13 +78,13 @@ namespace detail {
 inline void kind_defaults(DeviceProfile& p) {
   if (p.gpu) {
     // 128-thread teams: the best plain-Kokkos row kernels on the H200
-    // (shared/KOKKOS_ON_H200.md, 2026-11-22).
+    // (docs/sources.md, "Facts measured on the H200", 2026-11-22).
     p.team_threads = 128;
     p.rows_per_team = 128;
     // GPUs size the warp-chunk kernels by 000 §3.2.2's oversubscription
     // (tuning/select.hpp); this host chunk is unused there.
     p.entries_per_thread = 16;
-    // NOTES.md: warps_per_SM = FP32 cores per SM / 32: 4 on Hopper (128
+    // docs/sources.md: warps_per_SM = FP32 cores per SM / 32: 4 on Hopper (128
     // cores), 2 on Volta and A100 (64); 4 SIMDs per CU on AMD GCN/CDNA.
     p.warps_per_cu = 4;
     // CSR merge_path: 8 items per lane, tiles of 256 items per warp. Swept

@@ -30,6 +30,7 @@ namespace kobalt {
 struct reproducible_t {
   explicit reproducible_t() = default;
 };
+/// The tag value: make_handle(exec, A, kobalt::reproducible).
 inline constexpr reproducible_t reproducible{};
 
 namespace tuning {
@@ -42,9 +43,11 @@ template <class Strategy>
 constexpr bool fixed_order(Strategy) {
   return true;
 }
+/// The strategies that add into y with atomics.
 constexpr bool fixed_order(coo::segmented) { return false; }
-constexpr bool fixed_order(hybrid::ell_then_coo) { return false; }
-constexpr bool fixed_order(aligned_coo::seg_then_flat) { return false; }
+constexpr bool fixed_order(hybrid::ell_then_coo) { return false; }  ///< Adds with atomics.
+constexpr bool fixed_order(aligned_coo::seg_then_flat) { return false; }  ///< Adds with atomics.
+/// Whether the strategy a variant holds adds in a fixed order.
 template <class... Strategies>
 bool fixed_order(const std::variant<Strategies...>& s) {
   return std::visit([](auto v) { return fixed_order(v); }, s);
@@ -56,14 +59,17 @@ template <class Strategy>
 Strategy reproducible_strategy() {
   return Strategy{};
 }
+/// COO: load_balance.
 template <>
 inline coo::strategy reproducible_strategy<coo::strategy>() {
   return coo::load_balance{};
 }
+/// Hybrid: ell_then_load_balance.
 template <>
 inline hybrid::strategy reproducible_strategy<hybrid::strategy>() {
   return hybrid::ell_then_load_balance{};
 }
+/// ALIGNED_COO: flat_then_seg.
 template <>
 inline aligned_coo::strategy reproducible_strategy<aligned_coo::strategy>() {
   return aligned_coo::flat_then_seg{};

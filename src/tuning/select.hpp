@@ -41,8 +41,8 @@ inline int ceil_pow2_capped(std::int64_t n, int cap) {
   return p;
 }
 
-// Width/rows ratio above which an ELL row gets several lanes: 000 Alg. 4
-// line 5 (and 003 Alg. 5), "ell_ncols / nrows > 1e-2".
+/// Width/rows ratio above which an ELL row gets several lanes: 000 Alg. 4
+/// line 5 (and 003 Alg. 5), "ell_ncols / nrows > 1e-2".
 inline constexpr double ell_lanes_ratio = 1e-2;
 
 /// Row kernels (CSR, ELL, SELL-P rows, ALIGNED_COO lanes): `lanes_per_row`
@@ -58,7 +58,7 @@ inline LaunchShape row_launch(const DeviceProfile& profile, int lanes_per_row, c
 }
 
 /// Oversubscription ω of the warp-chunk kernels by nonzeros: warps per
-/// FP32-core quad of a compute unit (NOTES.md: ω counts threads per core).
+/// FP32-core quad of a compute unit (docs/sources.md: ω counts threads per core).
 /// - NVIDIA: 000 §3.2.2, 8 below 2e5, 32 below 2e6, 128 above; [ext] Ginkgo's
 ///   later 512 from 2e7 and 2048 from 2e8.
 /// - AMD: 003 §3.1, [ext] from Ginkgo's HIP source: 2 below 1e5, 8 below 1e7, 32 above.
@@ -93,7 +93,7 @@ inline std::int64_t host_part(std::int64_t fixed, std::int64_t items,
 /// Warp-chunk kernels (COO 000 Alg. 1, CSR load_balance): equal contiguous
 /// chunks of nonzeros, one per warp of profile.warp_width lanes.
 /// - GPUs: min(ω · compute units · warps_per_cu, ceil(nnz / W)) warps (000
-///   §3.2.2 as NOTES.md derives it), profile.team_threads / W warps per team;
+///   §3.2.2 as docs/sources.md derives it), profile.team_threads / W warps per team;
 ///   each lane walks entries_per_thread = ceil(nnz / (warps · W)) entries.
 /// - Hosts: one lane, one chunk per thread (host_part), or chunks of the
 ///   profile's entries_per_thread.
@@ -207,6 +207,8 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 /// lap3d 45 / 151 / 149 / 150 / 114. Capped at 8: best or within 1% on
 /// each (the rule itself gives 8 below 2e5 nonzeros).
 inline constexpr int combined_chunks_omega_cap = 8;
+/// COO load_balance: 000 Alg. 1's chunks with ω capped at
+/// combined_chunks_omega_cap.
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                          coo::load_balance) {
   return detail::policy("coo", "load_balance",
@@ -222,10 +224,10 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                             std::to_string(width));
 }
 
-// 003 §3.3: a team of 512 threads, groups of a warp, at most 16 groups
-// (512 / 32) per row.
+/// 003 §3.3: a team of 512 threads, groups of a warp, at most 16 groups
+/// (512 / 32) per row.
 inline constexpr int ell_group_team_threads = 512;
-inline constexpr int ell_max_groups = 16;
+inline constexpr int ell_max_groups = 16;  ///< Most column groups per row (512 / 32).
 
 /// ELL column groups (003 Alg. 5): one group per row unless width / rows >
 /// 1e-2, then min(16, 2^ceil(log2 width)) groups; with 16 groups,
@@ -295,8 +297,8 @@ struct CsrkBlockShape {
   int super_rows_in_parallel;  ///< threads over the super-rows of a super-super-row
 };
 
-// 002 §4.1, block dimensions per rdensity case (measured on V100 and A100;
-// used unchanged on every GPU until kobalt-tune measures per device):
+/// 002 §4.1, block dimensions per rdensity case (measured on V100 and A100;
+/// used unchanged on every GPU until kobalt-tune measures per device):
 inline constexpr CsrkBlockShape csrk_block_shapes[4] = {
     {1, 8, 12},   // case 1, r <= 8:       8 x 12     (GPUSpMV-3; a warp = 8 x 4)
     {4, 8, 12},   // case 2, 8 < r <= 16:  4 x 8 x 12 (GPUSpMV-3.5)
@@ -305,7 +307,7 @@ inline constexpr CsrkBlockShape csrk_block_shapes[4] = {
 
 /// CSR-k with k levels (2 or 3), rdensity = nnz / rows from the statistics.
 /// The shape is the paper's, independent of SSRS and SRS, which 002 leaves
-/// unrelated to it (NOTES.md: case 1 has 12 super-row threads for SSRS ≈
+/// unrelated to it (docs/sources.md: case 1 has 12 super-row threads for SSRS ≈
 /// 6-8): surplus super-row slots idle, row slots loop.
 /// - GPUs: the block shape of r's case (csrk_block_shapes), lanes capped at
 ///   the warp. k = 3 keeps the 2-D mapping (rows x super-rows); k = 2 has one
@@ -435,11 +437,13 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 //   as-caida 15.0 vs 11.6, ego-Facebook 24.7 vs 19.2, bayer10 13.3 vs
 //   10.3), merge_path on Groebner (19.9 vs 15.5) and wiki-Vote (10.3 vs 9.3).
 // - AMD: 003's 1e8 and 768 ([ext] Ginkgo), not measured here; load_balance.
+/// The limits of csr::automatic's rule (003 Alg. 3) on one kind of device.
 struct CsrAutomaticLimits {
   std::int64_t nnz_limit;  ///< 0 = no limit on the nonzeros
-  std::int64_t row_len_limit;
+  std::int64_t row_len_limit;  ///< load_balance when a row is longer
   std::int64_t merge_path_nnz;  ///< load_balance's cases take merge_path from here; 0 = never
 };
+/// The limits for the profile's device: AMD (HIP) or any other.
 inline CsrAutomaticLimits csr_automatic_limits(const DeviceProfile& profile) {
   if (profile.backend == "HIP") return {100000000, 768, 0};
   return {0, 1024, 200000};
@@ -483,15 +487,15 @@ inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stat
               std::to_string(limits.row_len_limit) + " (003 Alg. 3)"};
 }
 
-// ELL automatic: 000's rows kernel on NVIDIA and hosts, 003's column groups
-// on AMD (003 §3.3: no noteworthy gain on V100, a significant one on Radeon
-// VII, where 000's subwarps read slots `stride` apart; not measured here).
-// Measured on the H200 (2026-11-22, fp64/int32, kobalt-bench on the 31
-// shared matrices, perf_tests/results/h200/shared_ell.txt): where width /
-// rows <= 1e-2 both run a thread per row; on the wide small matrices rows
-// won or tied (within 0.5 us) on 29 of 31 (bcsstk33 15.3 vs 24.0 us,
-// rajat01 21.7 vs 29.8), column groups won on arrow (489 vs 693 us) and
-// cryg2500 (13.5 vs 14.9).
+/// ELL automatic: 000's rows kernel on NVIDIA and hosts, 003's column groups
+/// on AMD (003 §3.3: no noteworthy gain on V100, a significant one on Radeon
+/// VII, where 000's subwarps read slots `stride` apart; not measured here).
+/// Measured on the H200 (2026-11-22, fp64/int32, kobalt-bench on the 31
+/// shared matrices, perf_tests/results/h200/shared_ell.txt): where width /
+/// rows <= 1e-2 both run a thread per row; on the wide small matrices rows
+/// won or tied (within 0.5 us) on 29 of 31 (bcsstk33 15.3 vs 24.0 us,
+/// rajat01 21.7 vs 29.8), column groups won on arrow (489 vs 693 us) and
+/// cryg2500 (13.5 vs 14.9).
 inline std::pair<ell::strategy, std::string> resolve_ell(const DeviceProfile& profile) {
   if (profile.backend == "HIP")
     return {ell::column_groups{}, "automatic: column_groups on AMD (003 §3.3)"};
@@ -504,11 +508,13 @@ template <class Strategy>
 Strategy resolve(const MatrixStats&, const DeviceProfile&, const Strategy& s) {
   return s;
 }
+/// csr::automatic resolved to the kernel 003 Alg. 3 picks; others as they are.
 inline csr::strategy resolve(const MatrixStats& stats, const DeviceProfile& profile,
                              const csr::strategy& s) {
   if (std::holds_alternative<csr::automatic>(s)) return resolve_csr(stats, profile).first;
   return s;
 }
+/// ell::automatic resolved for the device (resolve_ell); others as they are.
 inline ell::strategy resolve(const MatrixStats&, const DeviceProfile& profile,
                              const ell::strategy& s) {
   if (std::holds_alternative<ell::automatic>(s)) return resolve_ell(profile).first;

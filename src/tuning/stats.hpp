@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Row statistics of a matrix, computed once on the device; every strategy
-// decision reads these numbers, never the matrix again (DESIGN.md, Tuning).
+// decision reads these numbers, never the matrix again (README, Architecture).
 // They include the row-length distribution, so the quantile Q_R(x) of seed
 // 000 §4, eq. (6)-(7), that the hybrid split t = Q_R(x) is built on, is read
 // off the statistics.
@@ -24,8 +24,8 @@
 
 namespace kobalt::tuning {
 
-// Row-length variance at or below which a matrix counts as regular: 002 §5.3
-// (sigma^2 of nonzeros per row <= 10).
+/// Row-length variance at or below which a matrix counts as regular: 002 §5.3
+/// (sigma^2 of nonzeros per row <= 10).
 inline constexpr double regular_variance_limit = 10.0;
 
 /// Row statistics of a sparse matrix. Row lengths are stored entries per row
@@ -34,22 +34,24 @@ inline constexpr double regular_variance_limit = 10.0;
 /// uses, Kobalt takes the population one. All fields are 0 for a matrix
 /// without rows.
 struct MatrixStats {
-  std::int64_t rows = 0;
-  std::int64_t cols = 0;
-  std::int64_t nnz = 0;
-  std::int64_t min_row_nnz = 0;
-  std::int64_t max_row_nnz = 0;
-  double mean_row_nnz = 0.0;
-  double variance_row_nnz = 0.0;
-  std::int64_t empty_rows = 0;
+  std::int64_t rows = 0;  ///< Number of rows.
+  std::int64_t cols = 0;  ///< Number of columns.
+  std::int64_t nnz = 0;  ///< Stored entries.
+  std::int64_t min_row_nnz = 0;  ///< Shortest row.
+  std::int64_t max_row_nnz = 0;  ///< Longest row.
+  double mean_row_nnz = 0.0;  ///< Mean row length.
+  double variance_row_nnz = 0.0;  ///< Population variance of the row lengths.
+  std::int64_t empty_rows = 0;  ///< Rows without entries.
   /// The row-length distribution: the distinct row lengths in increasing
-  /// order, and for each the number of rows at most that long (cumulative).
-  /// quantile() reads Q_R(x) off it.
-  std::vector<std::int64_t> row_lengths, rows_up_to;
+  /// order, and in rows_up_to for each the number of rows at most that long
+  /// (cumulative). quantile() reads Q_R(x) off it.
+  std::vector<std::int64_t> row_lengths;
+  std::vector<std::int64_t> rows_up_to;  ///< rows at most row_lengths[i] long
 
   /// 002 §5.3: regular when the row-length variance is at most 10.
   bool regular() const { return variance_row_nnz <= regular_variance_limit; }
 
+  /// Prints the scalar fields as "{rows=..., cols=..., ...}".
   friend std::ostream& operator<<(std::ostream& os, const MatrixStats& s) {
     return os << "{rows=" << s.rows << ", cols=" << s.cols << ", nnz=" << s.nnz
               << ", min_row_nnz=" << s.min_row_nnz << ", max_row_nnz=" << s.max_row_nnz

@@ -39,12 +39,13 @@ struct load_balance {};
 /// deterministic, no atomics (kernels/csr_merge_path.hpp). Its handle holds
 /// the tile starts.
 struct merge_path {};
+/// The kernel strategies of this format; the first is the default.
 using strategy = std::variant<automatic, classical, basic, load_balance, merge_path>;
-inline const char* name(automatic) { return "automatic"; }
-inline const char* name(classical) { return "classical"; }
-inline const char* name(basic) { return "basic"; }
-inline const char* name(load_balance) { return "load_balance"; }
-inline const char* name(merge_path) { return "merge_path"; }
+inline const char* name(automatic) { return "automatic"; }  ///< "automatic"
+inline const char* name(classical) { return "classical"; }  ///< "classical"
+inline const char* name(basic) { return "basic"; }  ///< "basic"
+inline const char* name(load_balance) { return "load_balance"; }  ///< "load_balance"
+inline const char* name(merge_path) { return "merge_path"; }  ///< "merge_path"
 }  // namespace csr
 
 namespace coo {
@@ -56,9 +57,10 @@ struct segmented {};
 /// combined in chunk order instead of atomics: deterministic, one launch
 /// (kernels/coo_chunks.hpp). Its handle holds the split rows' partial sums.
 struct load_balance {};
+/// The kernel strategies of this format; the first is the default.
 using strategy = std::variant<segmented, load_balance>;
-inline const char* name(segmented) { return "segmented"; }
-inline const char* name(load_balance) { return "load_balance"; }
+inline const char* name(segmented) { return "segmented"; }  ///< "segmented"
+inline const char* name(load_balance) { return "load_balance"; }  ///< "load_balance"
 }  // namespace coo
 
 namespace ell {
@@ -71,10 +73,11 @@ struct rows {};
 /// Groups of threads over one slot column of consecutive rows, groups of a
 /// row added in team scratch (003 §3.3, Alg. 5; kernels/ell_column_groups.hpp).
 struct column_groups {};
+/// The kernel strategies of this format; the first is the default.
 using strategy = std::variant<automatic, rows, column_groups>;
-inline const char* name(automatic) { return "automatic"; }
-inline const char* name(rows) { return "rows"; }
-inline const char* name(column_groups) { return "column_groups"; }
+inline const char* name(automatic) { return "automatic"; }  ///< "automatic"
+inline const char* name(rows) { return "rows"; }  ///< "rows"
+inline const char* name(column_groups) { return "column_groups"; }  ///< "column_groups"
 }  // namespace ell
 
 namespace sellp {
@@ -82,8 +85,9 @@ namespace sellp {
 /// partial sums added in team scratch (001 Fig. 2-3; t = 1 is 000 §3.5
 /// Alg. 5's thread per row).
 struct slices {};
+/// The kernel strategies of this format; the first is the default.
 using strategy = std::variant<slices>;
-inline const char* name(slices) { return "slices"; }
+inline const char* name(slices) { return "slices"; }  ///< "slices"
 }  // namespace sellp
 
 namespace hybrid {
@@ -94,16 +98,19 @@ struct ell_then_coo {};
 /// coo::load_balance (split rows combined in chunk order): no atomics, the
 /// same bits on every run. Its handle holds the COO part's partial sums.
 struct ell_then_load_balance {};
+/// The kernel strategies of this format; the first is the default.
 using strategy = std::variant<ell_then_coo, ell_then_load_balance>;
-inline const char* name(ell_then_coo) { return "ell_then_coo"; }
+inline const char* name(ell_then_coo) { return "ell_then_coo"; }  ///< "ell_then_coo"
+/// "ell_then_load_balance"
 inline const char* name(ell_then_load_balance) { return "ell_then_load_balance"; }
 }  // namespace hybrid
 
 namespace csrk {
 /// GPUSpMV-3 / 3.5 on GPUs, Listing 1's nested loops on CPUs (002 §3).
 struct groups {};
+/// The kernel strategies of this format; the first is the default.
 using strategy = std::variant<groups>;
-inline const char* name(groups) { return "groups"; }
+inline const char* name(groups) { return "groups"; }  ///< "groups"
 }  // namespace csrk
 
 namespace aligned_coo {
@@ -116,9 +123,10 @@ struct seg_then_flat {};
 /// bits on every run, two launches. Its handle holds the flat part's
 /// partial sums.
 struct flat_then_seg {};
+/// The kernel strategies of this format; the first is the default.
 using strategy = std::variant<seg_then_flat, flat_then_seg>;
-inline const char* name(seg_then_flat) { return "seg_then_flat"; }
-inline const char* name(flat_then_seg) { return "flat_then_seg"; }
+inline const char* name(seg_then_flat) { return "seg_then_flat"; }  ///< "seg_then_flat"
+inline const char* name(flat_then_seg) { return "flat_then_seg"; }  ///< "flat_then_seg"
 }  // namespace aligned_coo
 
 /// Name of the strategy a variant holds ("classical").
@@ -132,40 +140,47 @@ namespace tuning {
 template <class Matrix>
 struct format_strategy;
 
+/// Csr: strategies csr::strategy, labelled "csr".
 template <class V, class I, class D>
 struct format_strategy<Csr<V, I, D>> {
-  using type = csr::strategy;
-  static constexpr const char* format = "csr";
+  using type = csr::strategy;  ///< The strategy variant.
+  static constexpr const char* format = "csr";  ///< The name in labels.
 };
+/// Coo: strategies coo::strategy, labelled "coo".
 template <class V, class I, class D>
 struct format_strategy<Coo<V, I, D>> {
-  using type = coo::strategy;
-  static constexpr const char* format = "coo";
+  using type = coo::strategy;  ///< The strategy variant.
+  static constexpr const char* format = "coo";  ///< The name in labels.
 };
+/// Ell: strategies ell::strategy, labelled "ell".
 template <class V, class I, class D>
 struct format_strategy<Ell<V, I, D>> {
-  using type = ell::strategy;
-  static constexpr const char* format = "ell";
+  using type = ell::strategy;  ///< The strategy variant.
+  static constexpr const char* format = "ell";  ///< The name in labels.
 };
+/// Sellp: strategies sellp::strategy, labelled "sellp".
 template <class V, class I, class D>
 struct format_strategy<Sellp<V, I, D>> {
-  using type = sellp::strategy;
-  static constexpr const char* format = "sellp";
+  using type = sellp::strategy;  ///< The strategy variant.
+  static constexpr const char* format = "sellp";  ///< The name in labels.
 };
+/// Hybrid: strategies hybrid::strategy, labelled "hybrid".
 template <class V, class I, class D>
 struct format_strategy<Hybrid<V, I, D>> {
-  using type = hybrid::strategy;
-  static constexpr const char* format = "hybrid";
+  using type = hybrid::strategy;  ///< The strategy variant.
+  static constexpr const char* format = "hybrid";  ///< The name in labels.
 };
+/// CsrK: strategies csrk::strategy, labelled "csrk".
 template <class V, class I, class D>
 struct format_strategy<CsrK<V, I, D>> {
-  using type = csrk::strategy;
-  static constexpr const char* format = "csrk";
+  using type = csrk::strategy;  ///< The strategy variant.
+  static constexpr const char* format = "csrk";  ///< The name in labels.
 };
+/// AlignedCoo: strategies aligned_coo::strategy, labelled "aligned_coo".
 template <class V, class I, class D>
 struct format_strategy<AlignedCoo<V, I, D>> {
-  using type = aligned_coo::strategy;
-  static constexpr const char* format = "aligned_coo";
+  using type = aligned_coo::strategy;  ///< The strategy variant.
+  static constexpr const char* format = "aligned_coo";  ///< The name in labels.
 };
 }  // namespace tuning
 

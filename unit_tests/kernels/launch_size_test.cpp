@@ -2,7 +2,7 @@
 // Kernel launch objects stay below Kokkos' constant-memory launch threshold
 // on CUDA. A launch object of 512 bytes or more (functor + policy) takes the
 // constant-memory path: about 12 us per launch instead of 5 and a host wait
-// for the previous such kernel (shared/KOKKOS_ON_H200.md, pitfall 1). On the
+// for the previous such kernel (docs/sources.md, "Facts measured on the H200"). On the
 // H200 (2026-11-22) 16 more bytes in the CSR-k functor (496 -> 512) cost
 // 4-5 us per apply. A size check, not a timing check; other backends have
 // no such path and skip.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // 004's AlignedCoo heuristics: Alg. 1 (segment size) on the paper's worked
 // example and at its edges, the §IV-D cost model by hand, and Alg. 3's
-// choice as an argmin (the printed comparison is inverted, NOTES.md).
+// choice as an argmin (the printed comparison is inverted, docs/sources.md).
 #include "fixtures/row_lengths.hpp"
 
 #include <kobalt/formats/aligned_coo_plan.hpp>

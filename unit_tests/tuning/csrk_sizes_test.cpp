@@ -18,7 +18,7 @@ struct Worked {
   std::int64_t volta_ssrs, volta_srs, ampere_ssrs, ampere_srs;
 };
 
-// NOTES.md, paper 002, "Worked values (literal reading)", as (SSRS, SRS).
+// docs/sources.md, 002's worked values (literal reading), as (SSRS, SRS).
 TEST(CsrkSizes, ModelGivesTheWorkedValuesOfNotes) {
   const Worked table[] = {{2, 8, 9, 8, 18},
                           {5, 7, 8, 7, 15},
