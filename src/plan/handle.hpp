@@ -40,9 +40,11 @@ namespace kobalt {
 template <class Matrix, class ExecutionSpace = typename Matrix::execution_space>
 class SpmvHandle {
  public:
-  using matrix_type = Matrix;
-  using execution_space = ExecutionSpace;
+  using matrix_type = Matrix;                ///< the format the handle applies
+  using execution_space = ExecutionSpace;    ///< where setup and applies run
+  /// The format's kernel strategies (a std::variant, tuning/strategy.hpp).
   using strategy_type = typename tuning::format_strategy<Matrix>::type;
+  /// Partitions and scratch the kernel keeps between applies.
   using workspace_type = detail::Workspace<Matrix>;
 
   /// Analyses `a` on `exec` (tuning::analyze), reads the device profile
@@ -82,12 +84,15 @@ class SpmvHandle {
   /// invalid_parameter naming the alternative.
   SpmvHandle(const ExecutionSpace& exec, const Matrix& a, reproducible_t)
       : SpmvHandle(exec, a, tuning::reproducible_strategy<strategy_type>(), reproducible_t{}) {}
+  /// Reproducible with the given fixed-order strategy.
   SpmvHandle(const ExecutionSpace& exec, const Matrix& a, const strategy_type& strategy,
              reproducible_t)
       : SpmvHandle(exec, a, strategy, tuning::cached_profile_of(exec), reproducible_t{}) {}
+  /// Reproducible with an explicit device profile.
   SpmvHandle(const ExecutionSpace& exec, const Matrix& a, const strategy_type& strategy,
              const tuning::DeviceProfile& profile, reproducible_t)
       : SpmvHandle(exec, a, strategy, profile, tuning::analyze(exec, a), reproducible_t{}) {}
+  /// Reproducible with statistics computed by the caller.
   SpmvHandle(const ExecutionSpace& exec, const Matrix& a, const strategy_type& strategy,
              const tuning::DeviceProfile& profile, const tuning::MatrixStats& stats,
              reproducible_t)
@@ -96,12 +101,19 @@ class SpmvHandle {
                    profile, stats,
                    tuning::one_part_per_row(detail::policy_for(stats, profile, a, strategy))) {}
 
+  /// The matrix the handle was made for (shared, not copied).
   const Matrix& matrix() const { return matrix_; }
+  /// The strategy that runs (csr::automatic resolved to a concrete kernel).
   const strategy_type& strategy() const { return strategy_; }
+  /// The device profile the launch constants came from.
   const tuning::DeviceProfile& profile() const { return profile_; }
+  /// The matrix statistics the choice was made from.
   const tuning::MatrixStats& stats() const { return stats_; }
+  /// The launch policy: team size, vector length, parts, and the rule that set them.
   const tuning::SpmvPolicy& policy() const { return policy_; }
+  /// Partitions and scratch kept between applies.
   const workspace_type& workspace() const { return workspace_; }
+  /// Device bytes the workspace holds.
   std::size_t workspace_bytes() const { return workspace_.bytes(); }
 
   /// True when every apply adds in a fixed order (no atomics on y): the
