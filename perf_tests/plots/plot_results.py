@@ -2,7 +2,7 @@
 """Plots kobalt-bench JSON results.
 
 usage: plot_results.py RESULTS.json [MORE.json ...] [--out DIR] [--min-nnz N]
-                       [--peer FORMAT] [--t-max T]
+                       [--peer FORMAT] [--t-max T] [--cache-mib N]
 
 Each input file is one kobalt-bench run. Runs are told apart by the label
 "<kobalt_bench.execution_space> <kobalt_bench.device>"; files with the same
@@ -14,19 +14,41 @@ to --out:
                              over the matrices with nnz >= --min-nnz:
                              f_A(t) = |{phi : t*p(A,phi) >= max_B p(B,phi)}| / |Phi|,
                              p = GFLOP/s; a format without a result on phi
-                             never counts for phi
-  gflops_vs_nnz_<label>.png  GFLOP/s against nnz, one marker per format
+                             never counts for phi; every format and peer
+  gflops_vs_nnz_<label>.png  GFLOP/s against nnz, one panel per row class
+                             (stats.class: regular / irregular), the best
+                             Kobalt format per matrix against each peer
   speedup_<label>.png        t_peer / t_best-Kobalt per matrix over the
                              variance of the row lengths and over
                              max_row_nnz / rows
-  bandwidth_<label>.png      GB/s as a fraction of the triad bandwidth per
-                             matrix (sorted by nnz): best Kobalt format and
-                             each peer
+  bandwidth_<label>.png      GB/s as a fraction of the triad bandwidth
+                             against the footprint of one apply,
+                             storage_bytes + (rows + cols) * sizeof(value) * rhs
+                             (log-log): best Kobalt format and each peer, the
+                             last-level cache size as a vertical line
+
+Styles: every format name has a fixed colour and marker (tables KOBALT_STYLES
+and PEER_STYLES; other names get the first free style of their family).
+Kobalt formats are drawn with filled markers and solid lines, peers with
+hollow markers and dashed lines, the best Kobalt format per matrix as a large
+star. Every plot checks that no two of its series look alike (same colour and
+marker, or same colour, line style and fill) and stops with StyleClash if so.
+
+The last-level cache size comes from kobalt_bench.last_level_cache_bytes,
+else from the device string ("..., 60 MiB L2"), else from --cache-mib (CPU
+device strings carry no size); with none of them the bandwidth plot marks no
+cache, says so in its legend and warns.
+
+JSON read: kobalt_bench.{execution_space, device, value_type, rhs, triad.gb_per_s,
+last_level_cache_bytes}; per matrix name, rows, cols, nnz, stats.{class,
+variance_row_nnz, max_row_nnz}; per result format, kind, error,
+time_ms_median, gflops, bandwidth_fraction (or gb_per_s), storage_bytes.
 
 <label> is the run label with every run of characters outside [A-Za-z0-9._-]
 replaced by "_". A result with a non-null "error" or without a positive
 median time is left out of every plot. Needs Python 3, numpy and matplotlib
 (Debian: python3-numpy python3-matplotlib); draws with the Agg backend.
+Bad input exits with status 2 and one "plot_results.py: error: ..." line.
 """
 
 import argparse
@@ -182,59 +204,63 @@ class StyleClash(Exception):
     """Two series of one plot would be drawn alike (a bug in the style table, never bad input)."""
 
 
-# Every series has a colour, a marker, a line style and a fill. Kobalt formats are drawn filled with
-# solid lines (dash-dot once a run has more formats than colours); peers hollow with dashed lines. A
-# known name always gets the same slot, so a format looks the same in every plot and every run; a name
-# not in the table takes the lowest slot that no name of the run holds (sorted order, so the same set
-# of names always gets the same styles). Slot k: colour k mod |colours|, marker (k + k // |colours|)
-# mod |markers|, line style k // |colours| (a new dash pattern each time the colours wrap around).
-KOBALT_COLORS = ["#1f77b4", "#17becf", "#000080", "#9467bd", "#e377c2", "#2ca02c", "#bcbd22", "#ff7f0e",
-                 "#ffbb78", "#d62728", "#8c564b", "#c49c94", "#e6ab02", "#ff9896", "#c5b0d5", "#f781bf",
-                 "#98df8a", "#008080"]
-KOBALT_MARKERS = ["o", "s", "^", "v", "D", "p", "h", "<", ">", "d", "H", "8", "*", "P", "X"]
-KOBALT_KNOWN = ["csr", "csr:basic", "csr:classical", "csr:load_balance", "csr:merge_path", "csrk:k=2", "csrk:k=3",
-                "coo", "coo:load_balance", "aligned_coo", "ell", "ell:column_groups", "sellp", "sellp:b=32,t=1",
-                "sellp:b=8,t=8", "sellp:b=8", "sellp:b=8,sigma=256", "hybrid"]
-PEER_COLORS = ["black", "#777777", "#7b3294", "#8c510a", "#1b7837", "#e66101", "#2166ac", "#c51b7d"]
-PEER_MARKERS = ["o", "s", "^", "D", "v", "P", "h", "X", "<", ">"]
-PEER_KNOWN = ["cusparse", "cusparse:coo", "cusparse:csr_alg2", "cusparse:sell", "kk", "kk:merge", "mkl"]
+# Every series has a colour, a marker, a line style and a fill: Kobalt formats filled with solid lines,
+# peers hollow with dashed lines. The names below always get the same colour and marker, in every plot
+# and every run (no two of the formats measured together so far share a colour or a marker). A name
+# not in the tables takes the first style of its family's sequence (colours cycled, markers cycled at
+# a different rate, a new dash pattern each time the colours wrap around) that looks like none of the
+# run's other series, names in sorted order: the same set of names always gets the same styles.
+KOBALT_STYLES = {
+    "csr": ("#1f77b4", "o"), "csr:basic": ("#17becf", "s"), "csr:classical": ("#000080", "^"),
+    "csr:load_balance": ("#9467bd", "v"), "csr:merge_path": ("#e377c2", "D"), "csrk:k=2": ("#2ca02c", "p"),
+    "csrk:k=3": ("#bcbd22", "h"), "coo": ("#ff7f0e", "<"), "coo:load_balance": ("#ffbb78", "d"),
+    "aligned_coo": ("#d62728", "d"), "ell": ("#8c564b", "H"), "ell:column_groups": ("#c49c94", "8"),
+    "sellp": ("#e6ab02", "*"), "sellp:b=32,t=1": ("#ff9896", "P"), "sellp:b=8,t=8": ("#c5b0d5", "X"),
+    "sellp:b=8": ("#800000", "X"), "sellp:b=8,sigma=256": ("#7f7f7f", "P"), "hybrid": ("#008080", ">"),
+}
+PEER_STYLES = {
+    "cusparse": ("black", "o"), "cusparse:coo": ("#777777", "s"), "cusparse:csr_alg2": ("#7b3294", "^"),
+    "cusparse:sell": ("#8c510a", "D"), "kk": ("#1b7837", "v"), "kk:merge": ("#e66101", "P"),
+    "mkl": ("#2166ac", "h"),
+}
+MARKERS = ["o", "s", "^", "v", "D", "p", "h", "<", ">", "d", "H", "8", "*", "P", "X"]
 # The best Kobalt format per matrix, as one series beside the peers (GFLOP/s and bandwidth plots).
 BEST = "best Kobalt"
 BEST_STYLE = dict(color="#e6194b", marker="*", linestyle="-", filled=True, size_scale=2.2,
                   label="best Kobalt format")
 
 
-def slot_style(k, colors, markers, peer):
-    nc = len(colors)
-    wrap = k // nc
+def make_style(color, marker, peer, wrap=0):
     if peer:
         linestyle = "--" if wrap == 0 else (0, (1.5 + 1.5 * wrap, 2.0))
     else:
         linestyle = "-" if wrap == 0 else (0, (3.0 + 2.0 * wrap, 2.0, 1.0, 2.0))
-    return dict(color=colors[k % nc], marker=markers[(k + wrap) % len(markers)], linestyle=linestyle,
-                filled=not peer, size_scale=1.0)
+    return dict(color=color, marker=marker, linestyle=linestyle, filled=not peer, size_scale=1.0)
 
 
-def family_styles(names, known, colors, markers, peer):
-    slots = {n: known.index(n) for n in names if n in known}
-    taken = set(slots.values())
-    k = 0
-    for n in sorted(set(names) - set(slots)):
-        while k in taken:
-            k += 1
-        slots[n] = k
-        taken.add(k)
-    out = {}
-    for n, k in slots.items():
-        out[n] = slot_style(k, colors, markers, peer)
-        out[n]["label"] = f"{n} (peer)" if peer else n
+def family_styles(names, table, peer):
+    out = {n: make_style(*table[n], peer) for n in names if n in table}
+    colors = list(dict.fromkeys(c for c, _ in table.values()))
+    for n in sorted(set(names) - set(out)):
+        k = 0
+        while True:
+            wrap = k // len(colors)
+            cand = make_style(colors[k % len(colors)], MARKERS[(k + wrap) % len(MARKERS)], peer, wrap)
+            try:
+                check_distinct({**out, n: cand}, list(out) + [n], "")
+                break
+            except StyleClash:
+                k += 1
+        out[n] = cand
+    for n, s in out.items():
+        s["label"] = f"{n} (peer)" if peer else n
     return out
 
 
 def styles(run):
     """One style per format of the run: Kobalt formats filled and solid, peers hollow and dashed."""
-    out = family_styles(run.kobalt_formats(), KOBALT_KNOWN, KOBALT_COLORS, KOBALT_MARKERS, peer=False)
-    out.update(family_styles(run.peer_formats(), PEER_KNOWN, PEER_COLORS, PEER_MARKERS, peer=True))
+    out = family_styles(run.kobalt_formats(), KOBALT_STYLES, peer=False)
+    out.update(family_styles(run.peer_formats(), PEER_STYLES, peer=True))
     out[BEST] = dict(BEST_STYLE)
     return out
 
@@ -393,7 +419,8 @@ def plot_gflops(run, sty, order, args, path):
     peers = [f for f in order if f in run.peer_formats()]
     series = [BEST] + peers
     check_distinct(sty, series, f"GFLOP/s plot of '{run.label}'")
-    fig, axes = plt.subplots(1, len(classes), figsize=(6.2 * len(classes) + 2.4, 5.5), sharey=True, squeeze=False)
+    fig, axes = plt.subplots(1, len(classes), figsize=(6.2 * len(classes) + 2.4, 5.5), sharex=True, sharey=True,
+                             squeeze=False)
     axes = axes[0]
     fig.suptitle(f"SpMV performance against matrix size, {run.label}\n"
                  "best Kobalt format per matrix against each peer")
@@ -563,12 +590,12 @@ def cache_size(run, cache_mib):
     device string, else --cache-mib; (None, reason) when none gives it."""
     v = run.meta.get("last_level_cache_bytes")
     if positive(v):
-        return float(v), "kobalt_bench.last_level_cache_bytes"
+        return float(v), "from the JSON"
     v = parse_cache_bytes(run.meta.get("device"))
     if v:
-        return v, "device string"
+        return v, "from the device string"
     if cache_mib is not None:
-        return cache_mib * 2.0 ** 20, "--cache-mib"
+        return cache_mib * 2.0 ** 20, "from --cache-mib"
     return None, "no cache size in the JSON or the device string, and no --cache-mib"
 
 
