@@ -214,8 +214,8 @@ KOBALT_STYLES = {
     "csr": ("#1f77b4", "o"), "csr:basic": ("#17becf", "s"), "csr:classical": ("#000080", "^"),
     "csr:load_balance": ("#9467bd", "v"), "csr:merge_path": ("#e377c2", "D"), "csrk:k=2": ("#2ca02c", "p"),
     "csrk:k=3": ("#bcbd22", "h"), "coo": ("#ff7f0e", "<"), "coo:load_balance": ("#ffbb78", "d"),
-    "aligned_coo": ("#d62728", "d"), "ell": ("#8c564b", "H"), "ell:column_groups": ("#c49c94", "8"),
-    "sellp": ("#e6ab02", "*"), "sellp:b=32,t=1": ("#ff9896", "P"), "sellp:b=8,t=8": ("#c5b0d5", "X"),
+    "aligned_coo": ("#d62728", "d"), "ell": ("#8c564b", "H"), "ell:column_groups": ("#6b6ecf", "X"),
+    "sellp": ("#e6ab02", "*"), "sellp:b=32,t=1": ("#ff9896", "P"), "sellp:b=8,t=8": ("#c5b0d5", "8"),
     "sellp:b=8": ("#800000", "X"), "sellp:b=8,sigma=256": ("#7f7f7f", "P"), "hybrid": ("#008080", ">"),
 }
 PEER_STYLES = {
@@ -366,7 +366,7 @@ def format_order(run, min_nnz, t_max):
 
 def plot_profile(run, sty, order, args, path):
     phi, formats, ratios = profile_data(run, args.min_nnz)
-    fig, ax = plt.subplots(figsize=(9, 5.5))
+    fig, ax = plt.subplots(figsize=(9.5, 6.5))
     ax.set_title(f"Performance profile, {run.label}\n"
                  f"{len(phi)} matrices with nnz \u2265 {args.min_nnz:g}, p = GFLOP/s (higher is better)")
     ax.set_xlabel("slowdown factor t (GFLOP/s of the fastest format \u00f7 GFLOP/s of this format)")
