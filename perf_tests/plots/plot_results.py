@@ -221,7 +221,7 @@ KOBALT_STYLES = {
 PEER_STYLES = {
     "cusparse": ("black", "o"), "cusparse:coo": ("#777777", "s"), "cusparse:csr_alg2": ("#7b3294", "^"),
     "cusparse:sell": ("#8c510a", "D"), "kk": ("#1b7837", "v"), "kk:merge": ("#e66101", "P"),
-    "mkl": ("#2166ac", "h"),
+    "mkl": ("#c51b7d", "h"),
 }
 MARKERS = ["o", "s", "^", "v", "D", "p", "h", "<", ">", "d", "H", "8", "*", "P", "X"]
 # The best Kobalt format per matrix, as one series beside the peers (GFLOP/s and bandwidth plots).
@@ -235,7 +235,9 @@ def make_style(color, marker, peer, wrap=0):
         linestyle = "--" if wrap == 0 else (0, (1.5 + 1.5 * wrap, 2.0))
     else:
         linestyle = "-" if wrap == 0 else (0, (3.0 + 2.0 * wrap, 2.0, 1.0, 2.0))
-    return dict(color=color, marker=marker, linestyle=linestyle, filled=not peer, size_scale=1.0)
+    # a star covers less area than a circle of the same size
+    return dict(color=color, marker=marker, linestyle=linestyle, filled=not peer,
+                size_scale=1.8 if marker == "*" else 1.0)
 
 
 def family_styles(names, table, peer):
@@ -289,7 +291,8 @@ def legend_proxy(s, size=7):
 def marker_kw(s, size):
     """Scatter keywords for style s: filled markers for Kobalt, hollow ones (coloured edge) for peers."""
     if s["filled"]:
-        return dict(marker=s["marker"], s=size * s["size_scale"], color=s["color"], edgecolors="none")
+        return dict(marker=s["marker"], s=size * s["size_scale"], color=s["color"], edgecolors=s["color"],
+                    linewidths=0.6)
     return dict(marker=s["marker"], s=size * s["size_scale"], facecolors="none", edgecolors=s["color"],
                 linewidths=1.3)
 
@@ -451,8 +454,6 @@ def plot_gflops(run, sty, order, args, path):
         present = [f for f in series if any(f == BEST or f in m["valid"] for m in mats)]
         axes[-1].legend(handles=[legend_proxy(sty[f]) for f in present], loc="center left",
                         bbox_to_anchor=(1.02, 0.5), fontsize=9, title="series", title_fontsize=9)
-    else:
-        no_data(axes[0], "no valid results")
     fig.tight_layout()
     save(fig, path)
 
@@ -506,6 +507,7 @@ def plot_speedup(run, sty, order, args, path):
                          f"Kobalt faster on {faster}/{len(pts)} matrices, geometric mean speedup {gmean:.2f}x")
         else:
             fig.suptitle(f"Speedup of Kobalt's best format over {peer}, {run.label}")
+    check_distinct(sty, sorted({p[4] for p in pts}), f"speedup plot of '{run.label}'")
     panels = [(1, "variance of nonzeros per row (log scale)", "variance"),
               (2, "longest row / rows = max_row_nnz / rows (log scale)", "value")]
     for ax, (col, xlabel, zero_word) in zip(axes, panels):
@@ -520,15 +522,10 @@ def plot_speedup(run, sty, order, args, path):
                     else f"no results of peer {args.peer or 'cusparse or kk'}")
             continue
         xs, floor, zeros = log_positions([p[col] for p in sub])
-        seen = set()
         for f in order:
             idx = [i for i, p in enumerate(sub) if p[4] == f]
-            if not idx:
-                continue
-            s = sty[f]
-            ax.scatter(xs[idx], [sub[i][3] for i in idx], color=s["color"], marker=s["marker"], s=50, zorder=3,
-                       label=s["label"] if f not in seen else None)
-            seen.add(f)
+            if idx:
+                ax.scatter(xs[idx], [sub[i][3] for i in idx], zorder=3, label=sty[f]["label"], **marker_kw(sty[f], 50))
         if len(sub) <= 20:
             for i, p in enumerate(sub):
                 ax.annotate(p[0], (xs[i], p[3]), textcoords="offset points", xytext=(5, 4), fontsize=7.5)
