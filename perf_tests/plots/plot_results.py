@@ -213,7 +213,7 @@ class StyleClash(Exception):
 KOBALT_STYLES = {
     "csr": ("#1f77b4", "o"), "csr:basic": ("#17becf", "s"), "csr:classical": ("#000080", "^"),
     "csr:load_balance": ("#9467bd", "v"), "csr:merge_path": ("#e377c2", "D"), "csrk:k=2": ("#2ca02c", "p"),
-    "csrk:k=3": ("#bcbd22", "h"), "coo": ("#ff7f0e", "<"), "coo:load_balance": ("#ffbb78", "d"),
+    "csrk:k=3": ("#bcbd22", "h"), "coo": ("#ff7f0e", "<"), "coo:load_balance": ("#ffbb78", "8"),
     "aligned_coo": ("#d62728", "d"), "ell": ("#8c564b", "H"), "ell:column_groups": ("#6b6ecf", "X"),
     "sellp": ("#e6ab02", "*"), "sellp:b=32,t=1": ("#ff9896", "P"), "sellp:b=8,t=8": ("#c5b0d5", "8"),
     "sellp:b=8": ("#800000", "X"), "sellp:b=8,sigma=256": ("#7f7f7f", "P"), "hybrid": ("#008080", ">"),
