@@ -2,7 +2,7 @@
 """Plots kobalt-bench JSON results.
 
 usage: plot_results.py RESULTS.json [MORE.json ...] [--out DIR] [--min-nnz N]
-                       [--peer FORMAT] [--t-max T]
+                       [--peer FORMAT] [--t-max T] [--cache-mib N]
 
 Each input file is one kobalt-bench run. Runs are told apart by the label
 "<kobalt_bench.execution_space> <kobalt_bench.device>"; files with the same
@@ -14,19 +14,41 @@ to --out:
                              over the matrices with nnz >= --min-nnz:
                              f_A(t) = |{phi : t*p(A,phi) >= max_B p(B,phi)}| / |Phi|,
                              p = GFLOP/s; a format without a result on phi
-                             never counts for phi
-  gflops_vs_nnz_<label>.png  GFLOP/s against nnz, one marker per format
+                             never counts for phi; every format and peer
+  gflops_vs_nnz_<label>.png  GFLOP/s against nnz, one panel per row class
+                             (stats.class: regular / irregular), the best
+                             Kobalt format per matrix against each peer
   speedup_<label>.png        t_peer / t_best-Kobalt per matrix over the
                              variance of the row lengths and over
                              max_row_nnz / rows
-  bandwidth_<label>.png      GB/s as a fraction of the triad bandwidth per
-                             matrix (sorted by nnz): best Kobalt format and
-                             each peer
+  bandwidth_<label>.png      GB/s as a fraction of the triad bandwidth
+                             against the footprint of one apply,
+                             storage_bytes + (rows + cols) * sizeof(value) * rhs
+                             (log-log): best Kobalt format and each peer, the
+                             last-level cache size as a vertical line
+
+Styles: every format name has a fixed colour and marker (tables KOBALT_STYLES
+and PEER_STYLES; other names get the first free style of their family).
+Kobalt formats are drawn with filled markers and solid lines, peers with
+hollow markers and dashed lines, the best Kobalt format per matrix as a large
+star. Every plot checks that no two of its series look alike (same colour and
+marker, or same colour, line style and fill) and stops with StyleClash if so.
+
+The last-level cache size comes from kobalt_bench.last_level_cache_bytes,
+else from the device string ("..., 60 MiB L2"), else from --cache-mib (CPU
+device strings carry no size); with none of them the bandwidth plot marks no
+cache, says so in its legend and warns.
+
+JSON read: kobalt_bench.{execution_space, device, value_type, rhs, triad.gb_per_s,
+last_level_cache_bytes}; per matrix name, rows, cols, nnz, stats.{class,
+variance_row_nnz, max_row_nnz}; per result format, kind, error,
+time_ms_median, gflops, bandwidth_fraction (or gb_per_s), storage_bytes.
 
 <label> is the run label with every run of characters outside [A-Za-z0-9._-]
 replaced by "_". A result with a non-null "error" or without a positive
 median time is left out of every plot. Needs Python 3, numpy and matplotlib
 (Debian: python3-numpy python3-matplotlib); draws with the Agg backend.
+Bad input exits with status 2 and one "plot_results.py: error: ..." line.
 """
 
 import argparse
@@ -41,7 +63,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
+from matplotlib.colors import to_hex  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 PROG = "plot_results.py"
 
@@ -176,22 +200,101 @@ def safe_label(label):
 # --------------------------------------------------------------------------- styling
 
 
-PEER_COLORS = ["black", "dimgray", "saddlebrown", "darkgoldenrod", "darkslategray"]
-PEER_MARKERS = ["X", "P", "*", "h", "8"]
-KOBALT_MARKERS = ["o", "s", "^", "D", "v", "<", ">", "p", "d", "H"]
+class StyleClash(Exception):
+    """Two series of one plot would be drawn alike (a bug in the style table, never bad input)."""
+
+
+# Every series has a colour, a marker, a line style and a fill: Kobalt formats filled with solid lines,
+# peers hollow with dashed lines. The names below always get the same colour and marker, in every plot
+# and every run (no two of the formats measured together so far share a colour or a marker). A name
+# not in the tables takes the first style of its family's sequence (colours cycled, markers cycled at
+# a different rate, a new dash pattern each time the colours wrap around) that looks like none of the
+# run's other series, names in sorted order: the same set of names always gets the same styles.
+KOBALT_STYLES = {
+    "csr": ("#1f77b4", "o"), "csr:basic": ("#17becf", "s"), "csr:classical": ("#000080", "^"),
+    "csr:load_balance": ("#9467bd", "v"), "csr:merge_path": ("#e377c2", "D"), "csrk:k=2": ("#2ca02c", "p"),
+    "csrk:k=3": ("#bcbd22", "h"), "coo": ("#ff7f0e", "<"), "coo:load_balance": ("#ffbb78", "8"),
+    "aligned_coo": ("#d62728", "d"), "ell": ("#8c564b", "H"), "ell:column_groups": ("#6b6ecf", "X"),
+    "sellp": ("#e6ab02", "*"), "sellp:b=32,t=1": ("#ff9896", "P"), "sellp:b=8,t=8": ("#c5b0d5", "8"),
+    "sellp:b=8": ("#800000", "X"), "sellp:b=8,sigma=256": ("#7f7f7f", "P"), "hybrid": ("#008080", ">"),
+}
+PEER_STYLES = {
+    "cusparse": ("black", "o"), "cusparse:coo": ("#777777", "s"), "cusparse:csr_alg2": ("#7b3294", "^"),
+    "cusparse:sell": ("#8c510a", "D"), "kk": ("#1b7837", "v"), "kk:merge": ("#e66101", "P"),
+    "mkl": ("#c51b7d", "h"),
+}
+MARKERS = ["o", "s", "^", "v", "D", "p", "h", "<", ">", "d", "H", "8", "*", "P", "X"]
+# The best Kobalt format per matrix, as one series beside the peers (GFLOP/s and bandwidth plots).
+BEST = "best Kobalt"
+BEST_STYLE = dict(color="#e6194b", marker="*", linestyle="-", filled=True, size_scale=2.2,
+                  label="best Kobalt format")
+
+
+def make_style(color, marker, peer, wrap=0):
+    if peer:
+        linestyle = "--" if wrap == 0 else (0, (1.5 + 1.5 * wrap, 2.0))
+    else:
+        linestyle = "-" if wrap == 0 else (0, (3.0 + 2.0 * wrap, 2.0, 1.0, 2.0))
+    # a star covers less area than a circle of the same size
+    return dict(color=color, marker=marker, linestyle=linestyle, filled=not peer,
+                size_scale=1.8 if marker == "*" else 1.0)
+
+
+def family_styles(names, table, peer):
+    out = {n: make_style(*table[n], peer) for n in names if n in table}
+    colors = list(dict.fromkeys(c for c, _ in table.values()))
+    for n in sorted(set(names) - set(out)):
+        k = 0
+        while True:
+            wrap = k // len(colors)
+            cand = make_style(colors[k % len(colors)], MARKERS[(k + wrap) % len(MARKERS)], peer, wrap)
+            try:
+                check_distinct({**out, n: cand}, list(out) + [n], "")
+                break
+            except StyleClash:
+                k += 1
+        out[n] = cand
+    for n, s in out.items():
+        s["label"] = f"{n} (peer)" if peer else n
+    return out
 
 
 def styles(run):
-    """One color/marker/line style per format, Kobalt formats solid, peers dashed."""
-    out = {}
-    cmap = plt.get_cmap("tab10" if len(run.kobalt_formats()) <= 10 else "tab20")
-    for i, f in enumerate(run.kobalt_formats()):
-        out[f] = dict(color=cmap(i % cmap.N), marker=KOBALT_MARKERS[i % len(KOBALT_MARKERS)], linestyle="-",
-                      label=f)
-    for i, f in enumerate(run.peer_formats()):
-        out[f] = dict(color=PEER_COLORS[i % len(PEER_COLORS)], marker=PEER_MARKERS[i % len(PEER_MARKERS)],
-                      linestyle="--", label=f"{f} (peer)")
+    """One style per format of the run: Kobalt formats filled and solid, peers hollow and dashed."""
+    out = family_styles(run.kobalt_formats(), KOBALT_STYLES, peer=False)
+    out.update(family_styles(run.peer_formats(), PEER_STYLES, peer=True))
+    out[BEST] = dict(BEST_STYLE)
     return out
+
+
+def check_distinct(sty, names, where):
+    """Raises StyleClash when two of the series `names` of one plot would look alike: the same colour
+    with the same marker (scatter points), or the same colour with the same line style and fill (lines)."""
+    seen_points, seen_lines = {}, {}
+    for n in names:
+        s = sty[n]
+        color = to_hex(s["color"])
+        for seen, key in ((seen_points, (color, s["marker"])),
+                          (seen_lines, (color, str(s["linestyle"]), s["filled"]))):
+            if key in seen:
+                raise StyleClash(f"{where}: '{seen[key]}' and '{n}' would be drawn alike ({key})")
+            seen[key] = n
+
+
+def legend_proxy(s, size=7):
+    """A legend entry (marker only) for style s."""
+    return Line2D([], [], linestyle="none", marker=s["marker"], markersize=size * math.sqrt(s["size_scale"]),
+                  color=s["color"], markerfacecolor=s["color"] if s["filled"] else "none",
+                  markeredgewidth=1.3, label=s["label"])
+
+
+def marker_kw(s, size):
+    """Scatter keywords for style s: filled markers for Kobalt, hollow ones (coloured edge) for peers."""
+    if s["filled"]:
+        return dict(marker=s["marker"], s=size * s["size_scale"], color=s["color"], edgecolors=s["color"],
+                    linewidths=0.6)
+    return dict(marker=s["marker"], s=size * s["size_scale"], facecolors="none", edgecolors=s["color"],
+                linewidths=1.3)
 
 
 def plain_log_ticks(axis, lo=None, hi=None):
@@ -266,7 +369,7 @@ def format_order(run, min_nnz, t_max):
 
 def plot_profile(run, sty, order, args, path):
     phi, formats, ratios = profile_data(run, args.min_nnz)
-    fig, ax = plt.subplots(figsize=(9, 5.5))
+    fig, ax = plt.subplots(figsize=(9.5, 6.5))
     ax.set_title(f"Performance profile, {run.label}\n"
                  f"{len(phi)} matrices with nnz \u2265 {args.min_nnz:g}, p = GFLOP/s (higher is better)")
     ax.set_xlabel("slowdown factor t (GFLOP/s of the fastest format \u00f7 GFLOP/s of this format)")
@@ -279,13 +382,16 @@ def plot_profile(run, sty, order, args, path):
         no_data(ax, f"no matrix with nnz \u2265 {args.min_nnz:g} has a result\n(see --min-nnz)")
     else:
         n = len(phi)
-        for f in [f for f in order if f in formats]:
+        drawn = [f for f in order if f in formats]
+        check_distinct(sty, drawn, f"profile of '{run.label}'")
+        for f in drawn:
             x, y = profile_curve(ratios[f], args.t_max)
             s = sty[f]
             wins = int(round(y[0] * n))
-            ax.plot(x, y, drawstyle="steps-post", color=s["color"], linestyle=s["linestyle"], linewidth=1.8,
+            ax.plot(x, y, drawstyle="steps-post", color=s["color"], linestyle=s["linestyle"], linewidth=1.6,
+                    marker=s["marker"], markevery=slice(0, len(x) - 1), markersize=5,
+                    markerfacecolor=s["color"] if s["filled"] else "white", markeredgewidth=1.1,
                     label=f"{s['label']}: fastest on {wins}/{n}")
-            ax.plot(x[:-1], y[:-1], linestyle="none", marker=s["marker"], color=s["color"], markersize=4)
         ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=9,
                   title="format (best first)", title_fontsize=9)
     save(fig, path)
@@ -294,29 +400,61 @@ def plot_profile(run, sty, order, args, path):
 # --------------------------------------------------------------------------- (b) GFLOP/s vs nnz
 
 
+def matrix_class(m):
+    c = (m.get("stats") or {}).get("class")
+    return c if isinstance(c, str) and c else "unclassified"
+
+
+def class_order(classes):
+    known = ["regular", "irregular"]
+    return [c for c in known if c in classes] + sorted(set(classes) - set(known))
+
+
 def plot_gflops(run, sty, order, args, path):
-    fig, ax = plt.subplots(figsize=(9, 5.5))
-    ax.set_title(f"SpMV performance against matrix size, {run.label}")
-    ax.set_xlabel("nonzeros (nnz, log scale)")
-    ax.set_ylabel("GFLOP/s (2\u00b7nnz / median time, log scale)")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    plain_log_ticks(ax.yaxis)
-    ax.grid(True, which="major", alpha=0.3)
+    """GFLOP/s against nnz, one panel per row class (stats.class: "regular" / "irregular"; matrices
+    without one in "unclassified"), the best Kobalt format per matrix as one series beside each peer.
+
+    Drawing every Kobalt format (15 series on the H200) buried the comparison that matters; the
+    per-format detail is in the performance profile, and the ratio to one peer in the speedup plot.
+    Panels share the y axis so the classes compare at a glance."""
+    mats = [m for m in run.matrices.values() if m["valid"]]
+    classes = class_order({matrix_class(m) for m in mats}) or ["unclassified"]
+    peers = [f for f in order if f in run.peer_formats()]
+    series = [BEST] + peers
+    check_distinct(sty, series, f"GFLOP/s plot of '{run.label}'")
+    fig, axes = plt.subplots(1, len(classes), figsize=(6.2 * len(classes) + 2.4, 5.5), sharex=True, sharey=True,
+                             squeeze=False)
+    axes = axes[0]
+    fig.suptitle(f"SpMV performance against matrix size, {run.label}\n"
+                 "best Kobalt format per matrix against each peer")
     drawn = False
-    for f in order:
-        pts = [(m["nnz"], m["valid"][f]["gflops"]) for m in run.matrices.values() if f in m["valid"]]
-        if not pts:
-            continue
-        x, y = zip(*pts)
-        s = sty[f]
-        ax.scatter(x, y, color=s["color"], marker=s["marker"], s=36, alpha=0.85, label=s["label"],
-                   edgecolors="none" if s["linestyle"] == "-" else "white", linewidths=0.5, zorder=3)
-        drawn = True
+    for ax, c in zip(axes, classes):
+        sub = [m for m in mats if matrix_class(m) == c]
+        ax.set_title(f"{c} matrices ({len(sub)})", fontsize=10)
+        ax.set_xlabel("nonzeros (nnz, log scale)")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.grid(True, which="major", alpha=0.3)
+        for f in series:
+            if f == BEST:
+                pts = [(m["nnz"], best_kobalt(m)[1]["gflops"]) for m in sub if best_kobalt(m)]
+            else:
+                pts = [(m["nnz"], m["valid"][f]["gflops"]) for m in sub if f in m["valid"]]
+            if not pts:
+                continue
+            x, y = zip(*pts)
+            s = sty[f]
+            ax.scatter(x, y, label=s["label"], alpha=0.9, zorder=4 if f == BEST else 3, **marker_kw(s, 34))
+            drawn = True
+        if not sub:
+            no_data(ax, "no valid results")
+    axes[0].set_ylabel("GFLOP/s (2\u00b7nnz / median time, log scale)")
     if drawn:
-        ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=9, title="format", title_fontsize=9)
-    else:
-        no_data(ax, "no valid results")
+        plain_log_ticks(axes[0].yaxis)
+        present = [f for f in series if any(f == BEST or f in m["valid"] for m in mats)]
+        axes[-1].legend(handles=[legend_proxy(sty[f]) for f in present], loc="center left",
+                        bbox_to_anchor=(1.02, 0.5), fontsize=9, title="series", title_fontsize=9)
+    fig.tight_layout()
     save(fig, path)
 
 
@@ -369,6 +507,7 @@ def plot_speedup(run, sty, order, args, path):
                          f"Kobalt faster on {faster}/{len(pts)} matrices, geometric mean speedup {gmean:.2f}x")
         else:
             fig.suptitle(f"Speedup of Kobalt's best format over {peer}, {run.label}")
+    check_distinct(sty, sorted({p[4] for p in pts}), f"speedup plot of '{run.label}'")
     panels = [(1, "variance of nonzeros per row (log scale)", "variance"),
               (2, "longest row / rows = max_row_nnz / rows (log scale)", "value")]
     for ax, (col, xlabel, zero_word) in zip(axes, panels):
@@ -383,15 +522,10 @@ def plot_speedup(run, sty, order, args, path):
                     else f"no results of peer {args.peer or 'cusparse or kk'}")
             continue
         xs, floor, zeros = log_positions([p[col] for p in sub])
-        seen = set()
         for f in order:
             idx = [i for i, p in enumerate(sub) if p[4] == f]
-            if not idx:
-                continue
-            s = sty[f]
-            ax.scatter(xs[idx], [sub[i][3] for i in idx], color=s["color"], marker=s["marker"], s=50, zorder=3,
-                       label=s["label"] if f not in seen else None)
-            seen.add(f)
+            if idx:
+                ax.scatter(xs[idx], [sub[i][3] for i in idx], zorder=3, label=sty[f]["label"], **marker_kw(sty[f], 50))
         if len(sub) <= 20:
             for i, p in enumerate(sub):
                 ax.annotate(p[0], (xs[i], p[3]), textcoords="offset points", xytext=(5, 4), fontsize=7.5)
@@ -423,53 +557,136 @@ def bw_fraction(run, r):
     return None
 
 
+VALUE_BYTES = {"double": 8, "float": 4, "half": 2, "bfloat16": 2, "complex<double>": 16, "complex<float>": 8}
+
+
+def value_bytes(meta, label):
+    """sizeof(value) from kobalt_bench.value_type ("double", "float", "Kokkos::complex<double>", ...)."""
+    vt = meta.get("value_type")
+    name = re.sub(r"^(Kokkos::|std::)", "", vt.replace(" ", "")) if isinstance(vt, str) else None
+    if name in VALUE_BYTES:
+        return VALUE_BYTES[name]
+    warn(f"'{label}': value_type {vt!r} is not one of {', '.join(VALUE_BYTES)}; footprints assume 8 bytes")
+    return 8
+
+
+def parse_cache_bytes(device):
+    """The last-level cache size in a device string such as "NVIDIA H200, 132 SMs, 60 MiB L2", or None."""
+    if not isinstance(device, str):
+        return None
+    hits = re.findall(r"(\d+(?:\.\d+)?)\s*([KMG])(i?)B\s+(?:L2|L3|LLC)\b", device)
+    if not hits:
+        return None
+    num, unit, binary = hits[-1]
+    scale = (1024 if binary else 1000) ** "KMG".index(unit) * (1024 if binary else 1000)
+    return float(num) * scale
+
+
+def cache_size(run, cache_mib):
+    """(bytes, where it came from) of the last-level cache: kobalt_bench.last_level_cache_bytes, else the
+    device string, else --cache-mib; (None, reason) when none gives it."""
+    v = run.meta.get("last_level_cache_bytes")
+    if positive(v):
+        return float(v), "from the JSON"
+    v = parse_cache_bytes(run.meta.get("device"))
+    if v:
+        return v, "from the device string"
+    if cache_mib is not None:
+        return cache_mib * 2.0 ** 20, "from --cache-mib"
+    return None, "no cache size in the JSON or the device string, and no --cache-mib"
+
+
+def bytes_text(b):
+    for unit, scale in (("GiB", 2 ** 30), ("MiB", 2 ** 20), ("KiB", 2 ** 10)):
+        if b >= scale:
+            return f"{b / scale:.3g} {unit}"
+    return f"{b:.0f} B"
+
+
+def binary_log_ticks(axis, lo, hi):
+    """Major ticks at powers of two from lo to hi, 4^k or wider apart so that at most 9 show, written in
+    KiB / MiB / GiB."""
+    first, last = math.ceil(math.log2(lo)), math.floor(math.log2(hi))
+    step = 2
+    while (last - first) // step + 1 > 9:
+        step += 1
+    axis.set_major_locator(FixedLocator([2.0 ** e for e in range(first, last + 1) if e % step == 0]))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: bytes_text(v)))
+    axis.set_minor_formatter(NullFormatter())
+
+
 def plot_bandwidth(run, sty, order, args, path):
-    peers = run.peer_formats()
-    mats = sorted(run.matrices.values(), key=lambda m: (m["nnz"], m["name"]))
-    rows = []  # (matrix, best format, [fraction per group])
-    for m in mats:
+    """Fraction of the triad bandwidth against the footprint of one apply: storage_bytes of the result
+    plus x and y, (rows + cols) * sizeof(value) * rhs. The best Kobalt format per matrix and each peer;
+    the vertical line is the last-level cache: left of it a warm run can beat the triad."""
+    peers = [f for f in order if f in run.peer_formats()]
+    series = [BEST] + peers
+    check_distinct(sty, series, f"bandwidth plot of '{run.label}'")
+    rhs = run.meta.get("rhs", 1)
+    rhs = rhs if positive(rhs) else 1
+    vbytes = value_bytes(run.meta, run.label)
+    pts = {f: [] for f in series}
+    no_storage = 0
+    for m in run.matrices.values():
         b = best_kobalt(m)
-        vals = [bw_fraction(run, b[1]) if b else None]
-        vals += [bw_fraction(run, m["valid"][p]) if p in m["valid"] else None for p in peers]
-        if any(v is not None for v in vals):
-            rows.append((m, b[0] if b else None, vals))
-    groups = ["best Kobalt format"] + [sty[p]["label"] for p in peers]
-    ng = len(groups)
-    width = min(0.8 / ng, 0.3)
-    figw = min(30.0, max(9.0, 1.5 + 0.16 * len(rows) * (ng + 1)))
-    fig, ax = plt.subplots(figsize=(figw, 5.5))
+        cols = m.get("cols") if is_number(m.get("cols")) and m["cols"] >= 0 else m["rows"]
+        vectors = (m["rows"] + cols) * vbytes * rhs
+        for f, r in [(BEST, b[1] if b else None)] + [(p, m["valid"].get(p)) for p in peers]:
+            if r is None:
+                continue
+            frac = bw_fraction(run, r)
+            if frac is None:
+                continue
+            if not positive(r.get("storage_bytes")):
+                no_storage += 1
+                continue
+            pts[f].append((r["storage_bytes"] + vectors, frac))
+    if no_storage:
+        warn(f"'{run.label}': {no_storage} result(s) without a positive storage_bytes are left out of the "
+             "bandwidth plot")
+    fig, ax = plt.subplots(figsize=(10, 5.5))
     triad = f"{run.triad_gbps:g} GB/s" if run.triad_gbps else "triad"
-    ax.set_title(f"Fraction of the triad bandwidth ({triad}), {run.label}\n"
-                 "GB/s counts the format's stored bytes (padding included), x read once, y written once")
-    ax.set_ylabel("achieved GB/s \u00f7 triad GB/s")
-    ax.set_xlabel("matrix (nnz), sorted by nnz")
-    ax.grid(True, axis="y", alpha=0.3)
-    if not rows:
+    ax.set_title(f"Fraction of the triad bandwidth ({triad}) against footprint, {run.label}\n"
+                 "GB/s counts the format's stored bytes (padding included), x read once, y written once",
+                 fontsize=10.5)
+    ax.set_ylabel("achieved GB/s \u00f7 triad GB/s (log scale)")
+    ax.set_xlabel(f"footprint = storage bytes + (rows + cols) \u00b7 {vbytes} B \u00b7 {rhs:g} rhs (log scale)")
+    ax.set_xscale("log")
+    ax.grid(True, which="major", alpha=0.3)
+    if not any(pts.values()):
         no_data(ax, "no results with a bandwidth")
         save(fig, path)
         return
-    x = np.arange(len(rows))
-    best_color = "tab:blue"
-    for g in range(ng):
-        offs = x + (g - (ng - 1) / 2) * width
-        vals = [r[2][g] for r in rows]
-        has = [i for i, v in enumerate(vals) if v is not None]
-        color = best_color if g == 0 else sty[peers[g - 1]]["color"]
-        ax.bar(offs[has], [vals[i] for i in has], width, color=color, label=groups[g],
-               hatch=None if g == 0 else "//", edgecolor="white" if g else None, linewidth=0, zorder=3)
-        if g == 0 and len(rows) <= 40:
-            for i in has:
-                ax.annotate(rows[i][1], (offs[i], vals[i]), textcoords="offset points", xytext=(0, 3),
-                            rotation=90, ha="center", va="bottom", fontsize=7)
-    ax.axhline(1.0, color="red", linestyle=":", linewidth=1.2, label="triad bandwidth", zorder=2)
-    top = max(v for r in rows for v in r[2] if v is not None)
-    ax.set_ylim(0, max(1.05, top) * 1.25)
-    ax.set_xticks(x)
-    many = len(rows) > 30
-    ax.set_xticklabels([f"{r[0]['name']} ({r[0]['nnz']:.3g})" for r in rows], rotation=90 if many else 40,
-                       ha="center" if many else "right", fontsize=7 if many else 8)
-    ax.set_xlim(-0.6, len(rows) - 0.4)
-    ax.legend(loc="upper left", fontsize=9)
+    handles = []
+    for f in series:
+        if not pts[f]:
+            continue
+        x, y = zip(*pts[f])
+        s = sty[f]
+        ax.scatter(x, y, alpha=0.9, zorder=4 if f == BEST else 3, **marker_kw(s, 34))
+        handles.append(legend_proxy(s))
+    handles.append(ax.axhline(1.0, color="red", linestyle=":", linewidth=1.2, zorder=2, label="triad bandwidth"))
+    cache, where = cache_size(run, args.cache_mib)
+    if cache:
+        handles.append(ax.axvline(cache, color="tab:gray", linestyle="-.", linewidth=1.4, zorder=2,
+                                  label=f"last-level cache, {bytes_text(cache)} ({where})"))
+    else:
+        warn(f"'{run.label}': {where}; the bandwidth plot marks no cache size")
+        handles.append(Line2D([], [], linestyle="none", label=f"cache size not marked:\n{where}"))
+    ys = [v for p in pts.values() for _, v in p if v > 0]
+    lo_y, hi_y = min(ys + [0.5]) / 1.3, max(ys + [1.0]) * 1.3
+    ax.set_yscale("log")
+    ax.set_ylim(lo_y, hi_y)
+    plain_log_ticks(ax.yaxis, lo_y, hi_y)
+    lo = min(x for p in pts.values() for x, _ in p)
+    hi = max(x for p in pts.values() for x, _ in p)
+    if cache:
+        lo, hi = min(lo, cache), max(hi, cache)
+    lo, hi = lo / 1.6, hi * 1.6
+    ax.set_xlim(lo, hi)
+    binary_log_ticks(ax.xaxis, lo, hi)
+    ax.legend(handles=handles, loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=9, title="series",
+              title_fontsize=9)
     save(fig, path)
 
 
@@ -488,9 +705,14 @@ def main(argv=None):
                     help="peer format for the speedup plot (default: cusparse, else kk)")
     ap.add_argument("--t-max", type=float, default=4.0, metavar="T",
                     help="right end of the performance-profile x axis (default 4)")
+    ap.add_argument("--cache-mib", type=float, default=None, metavar="N",
+                    help="last-level cache size in MiB for the bandwidth plot, for runs whose JSON has neither "
+                    "kobalt_bench.last_level_cache_bytes nor a size in the device string (CPU runs)")
     args = ap.parse_args(argv)
     if not args.t_max > 1.0:
         ap.error("--t-max must be greater than 1")
+    if args.cache_mib is not None and not (math.isfinite(args.cache_mib) and args.cache_mib > 0):
+        ap.error("--cache-mib must be a positive number")
     try:
         runs = load_runs(args.results)
     except InputError as e:
