@@ -132,8 +132,8 @@ namespace tuning {
 template <class Matrix>
 struct format_strategy;
 
-template <class V, class I, class D>
-struct format_strategy<Csr<V, I, D>> {
+template <class V, class I, class D, class O>
+struct format_strategy<Csr<V, I, D, O>> {
   using type = csr::strategy;
   static constexpr const char* format = "csr";
 };
