@@ -1,18 +1,26 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The layering of src/ (README "Architecture"): each layer includes only the
 # layers below it, arch <- formats (io beside) <- tuning <- kernels <- plan,
-# and no file outside src/arch/ names a backend.
+# and no file outside src/arch/ names a backend. interop/ (bridges to other
+# libraries, e.g. Kokkos Kernels) sits on top and is included by users
+# only: no layer and not kobalt.hpp may include it, so the library never
+# needs those libraries.
 # Usage: cmake -DSRC=<src dir> -P layering.cmake
 if(NOT SRC)
   message(FATAL_ERROR "layering.cmake needs -DSRC=...")
 endif()
-set(forbidden_arch "formats|io|tuning|kernels|plan")
-set(forbidden_formats "tuning|kernels|plan")
-set(forbidden_io "tuning|kernels|plan")
-set(forbidden_tuning "kernels|plan")
-set(forbidden_kernels "plan")
+set(forbidden_arch "formats|io|tuning|kernels|plan|interop")
+set(forbidden_formats "tuning|kernels|plan|interop")
+set(forbidden_io "tuning|kernels|plan|interop")
+set(forbidden_tuning "kernels|plan|interop")
+set(forbidden_kernels "plan|interop")
+set(forbidden_plan "interop")
 set(problems "")
-foreach(layer arch formats io tuning kernels plan)
+file(READ ${SRC}/kobalt.hpp umbrella)
+if(umbrella MATCHES "#include \"interop/")
+  list(APPEND problems "${SRC}/kobalt.hpp: includes interop/, which users include themselves")
+endif()
+foreach(layer arch formats io tuning kernels plan interop)
   file(GLOB headers ${SRC}/${layer}/*.hpp)
   foreach(h IN LISTS headers)
     file(READ ${h} text)

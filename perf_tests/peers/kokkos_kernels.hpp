@@ -10,11 +10,14 @@
 
 #include "../format_registry.hpp"
 
+#include <kobalt/interop/kokkos_sparse.hpp>
+
 #include <KokkosKernels_config.h>
 #include <KokkosSparse_CrsMatrix.hpp>
 #include <KokkosSparse_spmv.hpp>
 
 #include <memory>
+#include <type_traits>
 
 #if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40200
 #define KOBALT_BENCH_KK_HANDLE 1
@@ -27,9 +30,7 @@ namespace kobalt::bench {
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare_kokkos_kernels(const FormatSpec& spec, const Csr<Value, Index, Device>& a) {
   spec.only({});
-  using matrix = KokkosSparse::CrsMatrix<Value, Index, Device, void, Index>;
-  matrix m("kobalt::bench::kk", a.rows(), a.cols(), static_cast<Index>(a.nnz()), a.values(),
-           a.row_ptr(), a.col_indices());
+  const auto m = to_kokkos_crs(a);  // shares a's arrays
   using scalar = typename View::non_const_value_type;
   Operator<View> op;
   op.bytes = a.bytes();
@@ -39,6 +40,7 @@ Operator<View> prepare_kokkos_kernels(const FormatSpec& spec, const Csr<Value, I
   if (spec.word == "merge") algorithm = KokkosSparse::SPMV_NATIVE_MERGE_PATH;
   else if (!spec.word.empty() && spec.word != "native")
     throw std::invalid_argument("kk: algorithm '" + spec.word + "' is unknown (known: native, merge)");
+  using matrix = std::remove_const_t<decltype(m)>;
   using handle_t =
       KokkosSparse::SPMVHandle<typename Device::execution_space, matrix, View, View>;
   auto handle = std::make_shared<handle_t>(algorithm);

@@ -78,15 +78,16 @@ struct seg_shape {
 
 /// Where the seg part's entries of each row start: prefix(i) = seg entries
 /// of the rows before i (rows + 1 entries), on `exec`. all_seg is the row
-/// pointer itself; all_flat is all zeros.
+/// pointer itself; all_flat is all zeros. (RowPtr may be a View of const
+/// offsets, a Csr's: the prefix is written as its non-const form.)
 template <class ExecutionSpace, class RowPtr>
 RowPtr seg_prefix(const ExecutionSpace& exec, const RowPtr& row_ptr, aligned_coo::split s,
                   std::int64_t flat_unit) {
   if (s == aligned_coo::split::all_seg) return row_ptr;
   using index = typename RowPtr::non_const_value_type;
   const std::int64_t rows = static_cast<std::int64_t>(row_ptr.extent(0)) - 1;
-  RowPtr prefix(Kokkos::view_alloc(exec, std::string("kobalt::aligned_coo::seg_prefix")),
-                row_ptr.extent(0));
+  typename RowPtr::non_const_type prefix(
+      Kokkos::view_alloc(exec, std::string("kobalt::aligned_coo::seg_prefix")), row_ptr.extent(0));
   if (s == aligned_coo::split::all_flat || rows < 1) return prefix;
   Kokkos::parallel_scan(
       "kobalt::aligned_coo::seg_prefix", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),

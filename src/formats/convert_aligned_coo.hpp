@@ -25,9 +25,9 @@ namespace kobalt {
 /// `space`. Throws invalid_parameter for bad parameters, index_overflow when
 /// the lanes do not fit Index, format_too_large (before allocating) when the
 /// result would exceed p.max_bytes. Values are copied bit for bit.
-template <class ExecutionSpace, class Value, class Index, class Device>
+template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
 AlignedCoo<Value, Index, Device> to_aligned_coo(const ExecutionSpace& space,
-                                                const Csr<Value, Index, Device>& a,
+                                                const Csr<Value, Index, Device, Offset>& a,
                                                 const aligned_coo::layout& p) {
   using exec = ExecutionSpace;
   using result_t = AlignedCoo<Value, Index, Device>;
@@ -36,7 +36,9 @@ AlignedCoo<Value, Index, Device> to_aligned_coo(const ExecutionSpace& space,
   aligned_coo::validate(p);
   compat::ScopedRegion region("kobalt::convert<aligned_coo>");
   const Index rows = a.rows();
-  const auto plan = detail::plan_layout(space, a.row_ptr(), p);
+  // The plan counts entries (and marks lanes with -1) in the offsets' type.
+  const auto row_ptr = detail::index_row_ptr(space, a, "kobalt::to_aligned_coo: nnz");
+  const auto plan = detail::plan_layout(space, row_ptr, p);
   const Index seg_size = checked_index<Index>(plan.shape.seg_size, "aligned_coo seg_size");
   const Index num_seg = checked_index<Index>(plan.shape.num_seg, "aligned_coo num_seg");
   check_storage<typename Device::memory_space>(
@@ -56,7 +58,6 @@ AlignedCoo<Value, Index, Device> to_aligned_coo(const ExecutionSpace& space,
   index_view lane_start(compat::uninitialized(space, "kobalt::aligned_coo::lane_start"), lanes + 1);
   index_view lane_row(compat::uninitialized(space, "kobalt::aligned_coo::lane_row"), seg_size);
 
-  const auto row_ptr = a.row_ptr();
   const auto col = a.col_indices();
   const auto val = a.values();
   const auto prefix = plan.prefix;
@@ -187,8 +188,8 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space,
 }
 
 // The same conversions on the default instance of the matrix's execution space.
-template <class Value, class Index, class Device>
-AlignedCoo<Value, Index, Device> to_aligned_coo(const Csr<Value, Index, Device>& a,
+template <class Value, class Index, class Device, class Offset>
+AlignedCoo<Value, Index, Device> to_aligned_coo(const Csr<Value, Index, Device, Offset>& a,
                                                 const aligned_coo::layout& p) {
   return to_aligned_coo(typename Device::execution_space(), a, p);
 }

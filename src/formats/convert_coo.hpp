@@ -11,6 +11,7 @@
 #include "../compat.hpp"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace kobalt {
 
@@ -21,8 +22,9 @@ struct convert_options {
 };
 
 /// Csr -> Coo: expands the row pointer into one row index per entry.
-template <class ExecutionSpace, class Value, class Index, class Device>
-Coo<Value, Index, Device> to_coo(const ExecutionSpace& space, const Csr<Value, Index, Device>& a,
+template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
+Coo<Value, Index, Device> to_coo(const ExecutionSpace& space,
+                                 const Csr<Value, Index, Device, Offset>& a,
                                  const convert_options& options = {}) {
   using exec = ExecutionSpace;
   using result_t = Coo<Value, Index, Device>;
@@ -64,26 +66,29 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Coo<Value, I
   return out.finish(space, a.rows(), a.cols());
 }
 
-/// Csr -> Csr is a copy, so generic code can convert any format to Csr.
-template <class ExecutionSpace, class Value, class Index, class Device>
-Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Csr<Value, Index, Device>& a,
+/// Csr -> Csr is a copy, so generic code can convert any format to Csr. The
+/// copy has Index offsets, as every conversion's Csr: a matrix with other
+/// offsets (a wrapped KokkosSparse matrix's size_t) has them converted,
+/// index_overflow if nnz does not fit Index.
+template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
+Csr<Value, Index, Device> to_csr(const ExecutionSpace& space,
+                                 const Csr<Value, Index, Device, Offset>& a,
                                  const convert_options& options = {}) {
-  using result_t = Csr<Value, Index, Device>;
-  check_storage<typename Device::memory_space>("kobalt::to_csr", a.bytes(), options.max_bytes);
-  typename result_t::index_view row_ptr(compat::uninitialized("kobalt::csr::row_ptr"),
-                                        a.row_ptr().extent(0));
-  typename result_t::index_view col(compat::uninitialized("kobalt::csr::col"), a.nnz());
-  typename result_t::value_view val(compat::uninitialized("kobalt::csr::val"), a.nnz());
-  Kokkos::deep_copy(space, row_ptr, a.row_ptr());
-  Kokkos::deep_copy(space, col, a.col_indices());
-  Kokkos::deep_copy(space, val, a.values());
+  const auto out = detail::CsrArrays<Value, Index, Device>::allocate(space, a.rows(), a.nnz(),
+                                                                     options.max_bytes);
+  if constexpr (std::is_same_v<Offset, Index>)
+    Kokkos::deep_copy(space, out.row_ptr, a.row_ptr());
+  else
+    detail::copy_offsets(space, a.row_ptr(), out.row_ptr, "kobalt::convert<csr>::offsets");
+  Kokkos::deep_copy(space, out.col, a.col_indices());
+  Kokkos::deep_copy(space, out.val, a.values());
   space.fence();
-  return result_t(assume_valid, space, a.rows(), a.cols(), row_ptr, col, val);
+  return out.finish(space, a.rows(), a.cols());
 }
 
 // The same conversions on the default instance of the matrix's execution space.
-template <class Value, class Index, class Device>
-Coo<Value, Index, Device> to_coo(const Csr<Value, Index, Device>& a,
+template <class Value, class Index, class Device, class Offset>
+Coo<Value, Index, Device> to_coo(const Csr<Value, Index, Device, Offset>& a,
     const convert_options& options = {}) {
   return to_coo(typename Device::execution_space(), a, options);
 }
@@ -92,8 +97,8 @@ Csr<Value, Index, Device> to_csr(const Coo<Value, Index, Device>& a,
     const convert_options& options = {}) {
   return to_csr(typename Device::execution_space(), a, options);
 }
-template <class Value, class Index, class Device>
-Csr<Value, Index, Device> to_csr(const Csr<Value, Index, Device>& a,
+template <class Value, class Index, class Device, class Offset>
+Csr<Value, Index, Device> to_csr(const Csr<Value, Index, Device, Offset>& a,
     const convert_options& options = {}) {
   return to_csr(typename Device::execution_space(), a, options);
 }

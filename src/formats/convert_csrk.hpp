@@ -131,6 +131,15 @@ CsrK<Value, Index, Device> to_csrk(const ExecutionSpace& space, const Csr<Value,
   space.fence();
   return result_t(space, stored, k, sr_ptr, ssr_ptr, perm, inverse, p.order, srs, ssrs);
 }
+/// The same from a Csr with other offsets: CsrK keeps its rows as a
+/// Csr<Value, Index, Device>, so they are copied to Index offsets first
+/// (to_csr: index_overflow when nnz does not fit Index).
+template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
+CsrK<Value, Index, Device> to_csrk(const ExecutionSpace& space,
+                                   const Csr<Value, Index, Device, Offset>& a,
+                                   const csrk::layout& p) {
+  return to_csrk(space, to_csr(space, a), p);
+}
 
 /// CsrK -> Csr in the ORIGINAL ordering: the permutation, if any, is undone
 /// on the device (B(perm(i), perm(j)) = A'(i, j)), so to_csr(to_csrk(A))
@@ -147,8 +156,8 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const CsrK<Value, 
 }
 
 // The same conversions on the default instance of the matrix's execution space.
-template <class Value, class Index, class Device>
-CsrK<Value, Index, Device> to_csrk(const Csr<Value, Index, Device>& a,
+template <class Value, class Index, class Device, class Offset>
+CsrK<Value, Index, Device> to_csrk(const Csr<Value, Index, Device, Offset>& a,
     const csrk::layout& p) {
   return to_csrk(typename Device::execution_space(), a, p);
 }

@@ -42,9 +42,10 @@ std::int64_t host_row_length(const IndexView& row_ptr, std::int64_t i) {
 /// Writes the first min(len, width) entries of every CSR row into ELL slots
 /// k * stride + i and pads the rest (rows >= rows are all padding). One
 /// thread per padded row: consecutive threads write consecutive addresses.
-template <class ExecutionSpace, class IndexView, class ValueView>
-void fill_ell(const ExecutionSpace& exec, const IndexView& row_ptr, const IndexView& csr_col, const ValueView& csr_val,
-              std::int64_t rows, std::int64_t width, std::int64_t stride,
+template <class ExecutionSpace, class RowPtr, class CsrCol, class CsrVal, class IndexView,
+          class ValueView>
+void fill_ell(const ExecutionSpace& exec, const RowPtr& row_ptr, const CsrCol& csr_col,
+              const CsrVal& csr_val, std::int64_t rows, std::int64_t width, std::int64_t stride,
               const IndexView& col, const ValueView& val, const char* label) {
   using Index = typename IndexView::non_const_value_type;
   using Value = typename ValueView::non_const_value_type;
@@ -92,8 +93,10 @@ void copy_ell_rows(const ExecutionSpace& exec, const IndexView& col, const Value
 /// below the longest row (naming that row) or stride < rows, and
 /// format_too_large (before allocating) when stride * width * (sizeof(Index)
 /// + sizeof(Value)) bytes exceed params.max_bytes (0: the device's memory).
-template <class ExecutionSpace, class Value, class Index, class Device>
-Ell<Value, Index, Device> to_ell(const ExecutionSpace& space, const Csr<Value, Index, Device>& a, const ell_params& params = {}) {
+template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
+Ell<Value, Index, Device> to_ell(const ExecutionSpace& space,
+                                 const Csr<Value, Index, Device, Offset>& a,
+                                 const ell_params& params = {}) {
   using result_t = Ell<Value, Index, Device>;
   const std::int64_t rows = a.rows();
   if (params.stored_per_row < 0)
@@ -150,8 +153,8 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Ell<Value, I
 }
 
 // The same conversions on the default instance of the matrix's execution space.
-template <class Value, class Index, class Device>
-Ell<Value, Index, Device> to_ell(const Csr<Value, Index, Device>& a,
+template <class Value, class Index, class Device, class Offset>
+Ell<Value, Index, Device> to_ell(const Csr<Value, Index, Device, Offset>& a,
     const ell_params& params = {}) {
   return to_ell(typename Device::execution_space(), a, params);
 }

@@ -40,8 +40,9 @@ std::int64_t hybrid_overflow(const ExecutionSpace& exec, const IndexView& row_pt
 /// the COO part. Throws invalid_parameter for t < 0 and format_too_large
 /// (before allocating) when rows * t * (sizeof(Index) + sizeof(Value)) plus
 /// the COO part exceed p.max_bytes (0: the device's memory).
-template <class ExecutionSpace, class Value, class Index, class Device>
-Hybrid<Value, Index, Device> to_hybrid(const ExecutionSpace& space, const Csr<Value, Index, Device>& a,
+template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
+Hybrid<Value, Index, Device> to_hybrid(const ExecutionSpace& space,
+                                       const Csr<Value, Index, Device, Offset>& a,
                                        const hybrid::layout& p) {
   using exec = ExecutionSpace;
   using result_t = Hybrid<Value, Index, Device>;
@@ -143,8 +144,8 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Hybrid<Value
 }
 
 // The same conversions on the default instance of the matrix's execution space.
-template <class Value, class Index, class Device>
-Hybrid<Value, Index, Device> to_hybrid(const Csr<Value, Index, Device>& a,
+template <class Value, class Index, class Device, class Offset>
+Hybrid<Value, Index, Device> to_hybrid(const Csr<Value, Index, Device, Offset>& a,
     const hybrid::layout& p) {
   return to_hybrid(typename Device::execution_space(), a, p);
 }

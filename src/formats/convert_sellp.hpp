@@ -24,8 +24,8 @@ namespace detail {
 /// Width of each slice: its longest row (a team reduction over the slice's
 /// rows) rounded up to a multiple of t. League entry -> slice.
 /// Stored row k holds matrix row order(k) (order empty: the identity).
-template <class ExecutionSpace, class IndexView>
-void sellp_slice_lengths(const ExecutionSpace& exec, const IndexView& row_ptr,
+template <class ExecutionSpace, class RowPtr, class IndexView>
+void sellp_slice_lengths(const ExecutionSpace& exec, const RowPtr& row_ptr,
                          const IndexView& order, std::int64_t rows, std::int64_t b,
                          std::int64_t t, const IndexView& lengths) {
   using Index = typename IndexView::non_const_value_type;
@@ -88,8 +88,9 @@ void sellp_slice_sets(const ExecutionSpace& exec, const IndexView& lengths, std:
 /// exceed params.max_bytes (0: the device's memory). The storage check runs
 /// before col and val are allocated; only the O(rows / b) slice widths it
 /// needs are computed first.
-template <class ExecutionSpace, class Value, class Index, class Device>
-Sellp<Value, Index, Device> to_sellp(const ExecutionSpace& space, const Csr<Value, Index, Device>& a,
+template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
+Sellp<Value, Index, Device> to_sellp(const ExecutionSpace& space,
+                                     const Csr<Value, Index, Device, Offset>& a,
                                      const sellp_params& params = {}) {
   using exec = ExecutionSpace;
   using result_t = Sellp<Value, Index, Device>;
@@ -111,7 +112,8 @@ Sellp<Value, Index, Device> to_sellp(const ExecutionSpace& space, const Csr<Valu
   compat::ScopedRegion region("kobalt::convert<sellp>");
   const typename result_t::index_view order =
       params.sort_window > 1
-          ? detail::rows_sorted_in_windows(space, a.row_ptr(), rows, params.sort_window)
+          ? detail::rows_sorted_in_windows<typename result_t::index_view>(
+                space, a.row_ptr(), rows, params.sort_window)
           : typename result_t::index_view();
   const bool ordered = order.extent(0) != 0;
   typename result_t::index_view lengths(compat::uninitialized("kobalt::sellp::slice_lengths"),
@@ -207,8 +209,8 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Sellp<Value,
 }
 
 // The same conversions on the default instance of the matrix's execution space.
-template <class Value, class Index, class Device>
-Sellp<Value, Index, Device> to_sellp(const Csr<Value, Index, Device>& a,
+template <class Value, class Index, class Device, class Offset>
+Sellp<Value, Index, Device> to_sellp(const Csr<Value, Index, Device, Offset>& a,
     const sellp_params& params = {}) {
   return to_sellp(typename Device::execution_space(), a, params);
 }

@@ -17,22 +17,28 @@
 namespace kobalt {
 
 namespace detail {
+/// v < 0, without the always-false comparison (and its warning) for unsigned T.
+template <class T>
+constexpr bool is_negative(T v) {
+  if constexpr (std::is_signed_v<T>) return v < 0;
+  else return (void)v, false;
+}
+
 /// Longest row of a CSR row pointer (a free function: CUDA forbids extended
-/// lambdas inside private member functions).
-template <class ExecutionSpace, class IndexView>
-typename IndexView::non_const_value_type max_row_length(const ExecutionSpace& exec,
-                                                         const IndexView& row_ptr,
-                                                         std::int64_t rows) {
-  using Index = typename IndexView::non_const_value_type;
-  Index result = 0;
+/// lambdas inside private member functions). Row lengths are differences of
+/// the (never decreasing) offsets, so an unsigned offset type is fine.
+template <class ExecutionSpace, class OffsetView>
+std::int64_t max_row_length(const ExecutionSpace& exec, const OffsetView& row_ptr,
+                            std::int64_t rows) {
+  std::int64_t result = 0;
   if (rows <= 0) return result;
   Kokkos::parallel_reduce(
       "kobalt::csr::max_row_nnz", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i, Index& m) {
-        const Index len = row_ptr(i + 1) - row_ptr(i);
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
+        const auto len = static_cast<std::int64_t>(row_ptr(i + 1) - row_ptr(i));
         if (len > m) m = len;
       },
-      Kokkos::Max<Index>(result));
+      Kokkos::Max<std::int64_t>(result));
   return result;
 }
 
@@ -40,18 +46,22 @@ typename IndexView::non_const_value_type max_row_length(const ExecutionSpace& ex
 /// `exec`: row_ptr(0) == 0, row_ptr never decreases, row_ptr(rows) <=
 /// capacity (the length of col and val), and every column of the first
 /// row_ptr(rows) entries in [0, cols). Returns nnz = row_ptr(rows); throws
-/// invalid_matrix naming the first kind of fault found.
-template <class ExecutionSpace, class IndexView>
+/// invalid_matrix naming the first kind of fault found. The offsets may be
+/// unsigned (KokkosSparse uses size_t): they are compared with each other
+/// and, widened, with the capacity; the columns are signed (format_types).
+template <class ExecutionSpace, class OffsetView, class IndexView>
 std::int64_t checked_csr_nnz(const ExecutionSpace& exec, std::int64_t rows, std::int64_t cols,
-                             const IndexView& row_ptr, const IndexView& col,
+                             const OffsetView& row_ptr, const IndexView& col,
                              std::int64_t capacity) {
   exec.fence();  // the caller may have filled the arrays on exec
-  const std::int64_t first = entry_on_host(row_ptr, 0), nnz = entry_on_host(row_ptr, rows);
+  const auto first = entry_on_host(row_ptr, 0), last = entry_on_host(row_ptr, rows);
   if (first != 0)
     throw invalid_matrix("kobalt::Csr: row_ptr(0) = " + std::to_string(first) + ", expected 0");
-  if (nnz > capacity || nnz < 0)
-    throw invalid_matrix("kobalt::Csr: row_ptr(rows) = " + std::to_string(nnz) +
+  // A last offset beyond int64 (unsigned) is beyond any capacity too.
+  if (is_negative(last) || static_cast<std::uint64_t>(last) > static_cast<std::uint64_t>(capacity))
+    throw invalid_matrix("kobalt::Csr: row_ptr(rows) = " + std::to_string(last) +
                          " entries, but col and val hold " + std::to_string(capacity));
+  const auto nnz = static_cast<std::int64_t>(last);
   std::int64_t decreasing = 0, out_of_range = 0;
   Kokkos::parallel_reduce(
       "kobalt::csr::check_row_ptr", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
@@ -82,14 +92,35 @@ struct assume_valid_t {
 };
 inline constexpr assume_valid_t assume_valid{};
 
-template <class Value, class Index, class Device = default_device>
+/// Csr<Value, Index, Device, Offset>: Offset is the type of the row pointer,
+/// by default Index (the form every other format and conversion produces).
+/// It is a trailing parameter, not Csr<Value, Ordinal, Offset, Device> as in
+/// KokkosSparse, so that the Csr<V, I, D> spelled across the library and by
+/// users keeps its meaning. Any integer works, unsigned too: a wrapped
+/// KokkosSparse matrix has size_t offsets (src/interop/kokkos_sparse.hpp),
+/// and more than 2^31 nonzeros need 64-bit offsets but not 64-bit columns.
+///
+/// The matrix holds its arrays as Views of const elements: SpMV only reads
+/// them, and a KokkosSparse row map is View<const Offset*>. The constructors
+/// take const or non-const Views (a View converts to its const form).
+template <class Value, class Index, class Device = default_device, class Offset = Index>
 class Csr : public format_types<Value, Index, Device> {
   using types = format_types<Value, Index, Device>;
+  static_assert(std::is_integral_v<Offset> && !std::is_same_v<Offset, bool>,
+                "kobalt::Csr: the offset type is an integer (int32_t, int64_t, size_t, ...)");
 
  public:
   using typename types::execution_space;
   using typename types::index_view;
   using typename types::value_view;
+  using offset_type = Offset;
+  /// Writable arrays of the matrix's types: what a builder allocates and
+  /// fills before it makes the Csr (index_view and value_view for col, val).
+  using offset_view = Kokkos::View<Offset*, Device>;
+  /// The arrays as the matrix holds them.
+  using row_ptr_view = Kokkos::View<const Offset*, Device>;
+  using col_view = Kokkos::View<const Index*, Device>;
+  using val_view = Kokkos::View<const Value*, Device>;
 
   Csr() = default;
   /// A matrix over the given Views, shared, not copied (Views are reference
@@ -102,18 +133,18 @@ class Csr : public format_types<Value, Index, Device> {
   /// [0, cols); a fault is an invalid_matrix. Column order is not checked.
   template <class ExecutionSpace,
             class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
-  Csr(const ExecutionSpace& exec, Index rows, Index cols, index_view row_ptr, index_view col,
-      value_view val)
+  Csr(const ExecutionSpace& exec, Index rows, Index cols, row_ptr_view row_ptr, col_view col,
+      val_view val)
       : Csr(exec, rows, cols, row_ptr, checked(exec, rows, cols, row_ptr, col, val)) {}
-  Csr(Index rows, Index cols, index_view row_ptr, index_view col, value_view val)
+  Csr(Index rows, Index cols, row_ptr_view row_ptr, col_view col, val_view val)
       : Csr(execution_space(), rows, cols, row_ptr, col, val) {}
   /// The same without the checks (assume_valid): the arrays must be exactly
   /// rows + 1 offsets and nnz = col.extent(0) = val.extent(0) entries.
   template <class ExecutionSpace>
-  Csr(assume_valid_t, const ExecutionSpace& exec, Index rows, Index cols, index_view row_ptr,
-      index_view col, value_view val)
+  Csr(assume_valid_t, const ExecutionSpace& exec, Index rows, Index cols, row_ptr_view row_ptr,
+      col_view col, val_view val)
       : rows_(rows), cols_(cols), row_ptr_(row_ptr), col_(col), val_(val),
-        max_row_nnz_(detail::max_row_length(exec, row_ptr, rows)) {}
+        max_row_nnz_(static_cast<Index>(detail::max_row_length(exec, row_ptr, rows))) {}
 
   Index rows() const { return rows_; }
   Index cols() const { return cols_; }
@@ -121,28 +152,28 @@ class Csr : public format_types<Value, Index, Device> {
   std::int64_t stored() const { return nnz(); }
   std::uint64_t bytes() const {
     return static_cast<std::uint64_t>(stored()) * (sizeof(Index) + sizeof(Value)) +
-           static_cast<std::uint64_t>(row_ptr_.extent(0)) * sizeof(Index);
+           static_cast<std::uint64_t>(row_ptr_.extent(0)) * sizeof(Offset);
   }
   /// Longest row, computed once at construction (the classical strategy's
   /// subwarp size depends on it).
   Index max_row_nnz() const { return max_row_nnz_; }
 
-  const index_view& row_ptr() const { return row_ptr_; }
-  const index_view& col_indices() const { return col_; }
-  const value_view& values() const { return val_; }
+  const row_ptr_view& row_ptr() const { return row_ptr_; }
+  const col_view& col_indices() const { return col_; }
+  const val_view& values() const { return val_; }
 
  private:
   /// col and val cut to the checked nnz.
   struct Arrays {
-    index_view col;
-    value_view val;
+    col_view col;
+    val_view val;
   };
   /// Checks the arrays (detail::checked_csr_nnz), the extents first, so a
   /// short row_ptr is an error, not an out-of-range read; returns col and
   /// val cut to nnz = row_ptr(rows).
   template <class ExecutionSpace>
   static Arrays checked(const ExecutionSpace& exec, Index rows, Index cols,
-                        const index_view& row_ptr, const index_view& col, const value_view& val) {
+                        const row_ptr_view& row_ptr, const col_view& col, const val_view& val) {
     if (rows < 0 || cols < 0)
       throw invalid_matrix("kobalt::Csr: negative shape " + std::to_string(rows) + " x " +
                            std::to_string(cols));
@@ -157,15 +188,16 @@ class Csr : public format_types<Value, Index, Device> {
                                                      static_cast<std::int64_t>(col.extent(0)));
     if (static_cast<std::int64_t>(col.extent(0)) == nnz) return {col, val};
     const auto range = std::make_pair<std::int64_t, std::int64_t>(0, std::int64_t{nnz});
-    return {index_view(Kokkos::subview(col, range)), value_view(Kokkos::subview(val, range))};
+    return {col_view(Kokkos::subview(col, range)), val_view(Kokkos::subview(val, range))};
   }
   template <class ExecutionSpace>
-  Csr(const ExecutionSpace& exec, Index rows, Index cols, index_view row_ptr, Arrays a)
+  Csr(const ExecutionSpace& exec, Index rows, Index cols, row_ptr_view row_ptr, Arrays a)
       : Csr(assume_valid, exec, rows, cols, row_ptr, a.col, a.val) {}
 
   Index rows_ = 0, cols_ = 0;
-  index_view row_ptr_, col_;
-  value_view val_;
+  row_ptr_view row_ptr_;
+  col_view col_;
+  val_view val_;
   Index max_row_nnz_ = 0;
 };
 

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace kobalt::detail {
 
@@ -24,6 +25,35 @@ void scan_row_ptr(const ExecutionSpace& exec, const IndexView& row_ptr, std::int
         partial += row_ptr(i);
         if (final) row_ptr(i) = partial;
       });
+}
+
+/// to(i) = from(i) for every offset, converted (from: a Csr's row pointer of
+/// any offset type; the caller checked that the values fit To's).
+template <class ExecutionSpace, class From, class To>
+void copy_offsets(const ExecutionSpace& exec, const From& from, const To& to, const char* label) {
+  using Target = typename To::non_const_value_type;
+  Kokkos::parallel_for(
+      label,
+      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(from.extent(0))),
+      KOKKOS_LAMBDA(const std::int64_t i) { to(i) = static_cast<Target>(from(i)); });
+}
+
+/// a's row pointer with Index offsets, for code that counts entries in
+/// Index: a's own View when Offset is Index, else a converted copy of its
+/// rows + 1 offsets (index_overflow, naming `what`, when nnz does not fit).
+template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
+typename Csr<Value, Index, Device>::row_ptr_view index_row_ptr(
+    const ExecutionSpace& exec, const Csr<Value, Index, Device, Offset>& a, const char* what) {
+  if constexpr (std::is_same_v<Offset, Index>) {
+    (void)exec, (void)what;
+    return a.row_ptr();
+  } else {
+    checked_index<Index>(static_cast<std::uint64_t>(a.nnz()), what);
+    typename Csr<Value, Index, Device>::index_view out(
+        compat::uninitialized(exec, "kobalt::csr::index_row_ptr"), a.row_ptr().extent(0));
+    copy_offsets(exec, a.row_ptr(), out, "kobalt::csr::index_row_ptr");
+    return out;
+  }
 }
 
 /// The arrays of a Csr under construction: nnz must fit Index and the bytes

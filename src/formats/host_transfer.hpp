@@ -56,8 +56,8 @@ Csr<Value, Index, Device> make_csr(const ExecutionSpace& exec, const Triplets<Va
 }
 
 /// Copies a device Csr back to host triplets (for I/O, tests and checks).
-template <class Value, class Index, class Device>
-Triplets<Value, Index> to_triplets(const Csr<Value, Index, Device>& a) {
+template <class Value, class Index, class Device, class Offset>
+Triplets<Value, Index> to_triplets(const Csr<Value, Index, Device, Offset>& a) {
   Triplets<Value, Index> t;
   t.rows = a.rows();
   t.cols = a.cols();
@@ -66,7 +66,7 @@ Triplets<Value, Index> to_triplets(const Csr<Value, Index, Device>& a) {
   auto val = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.values());
   t.row.reserve(val.extent(0));
   for (Index i = 0; i < a.rows(); ++i) {
-    for (Index k = row_ptr(i); k < row_ptr(i + 1); ++k) t.push_back(i, col(k), val(k));
+    for (auto k = row_ptr(i); k < row_ptr(i + 1); ++k) t.push_back(i, col(k), val(k));
   }
   return t;
 }

@@ -32,9 +32,9 @@ length_view<Device> zeroed_lengths(const ExecutionSpace& exec, std::int64_t rows
 
 /// Stored entries of each row of a Csr (padding excluded), as a device View
 /// of rows() lengths computed on `exec`.
-template <class ExecutionSpace, class Value, class Index, class Device>
+template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
 detail::length_view<Device> row_lengths(const ExecutionSpace& exec,
-                                        const Csr<Value, Index, Device>& a) {
+                                        const Csr<Value, Index, Device, Offset>& a) {
   auto len = detail::zeroed_lengths<Device>(exec, a.rows());
   const auto ptr = a.row_ptr();
   Kokkos::parallel_for(

@@ -37,8 +37,8 @@ inline void check_sort_window(std::int64_t sigma, std::int64_t slice_size, const
 /// order(k) = the row of the matrix placed at position k when the rows of
 /// every window [w*sigma, (w+1)*sigma) are sorted by decreasing length
 /// (row_ptr(i+1) - row_ptr(i)), ties in increasing row order.
-template <class ExecutionSpace, class IndexView>
-IndexView rows_sorted_in_windows(const ExecutionSpace& exec, const IndexView& row_ptr,
+template <class IndexView, class ExecutionSpace, class RowPtr>
+IndexView rows_sorted_in_windows(const ExecutionSpace& exec, const RowPtr& row_ptr,
                                  std::int64_t rows, std::int64_t sigma) {
   using Index = typename IndexView::non_const_value_type;
   using policy_type = Kokkos::TeamPolicy<ExecutionSpace>;

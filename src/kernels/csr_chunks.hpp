@@ -34,9 +34,9 @@ struct CsrChunks {
 
 /// The chunk partition of a Csr for chunks of `chunk` entries: one binary
 /// search in the row pointer per chunk, on `exec`.
-template <class ExecutionSpace, class Value, class Index, class Device>
+template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
 CsrChunks<typename Device::memory_space> make_csr_chunks(const ExecutionSpace& exec,
-                                                         const Csr<Value, Index, Device>& a,
+                                                         const Csr<Value, Index, Device, Offset>& a,
                                                          std::int64_t chunk) {
   using memory_space = typename Device::memory_space;
   const auto row_ptr = a.row_ptr();
@@ -76,16 +76,17 @@ CsrChunks<typename Device::memory_space> make_csr_chunks(const ExecutionSpace& e
 }
 
 /// entry_chunks' row source for a Csr: a lane walks the row pointer forward
-/// from the row of its previous entry (skipping empty rows).
-template <class IndexView>
+/// from the row of its previous entry (skipping empty rows). Rows are
+/// counted in Index, the offsets read as int64 (they may be unsigned).
+template <class OffsetView, class Index>
 struct CsrRowWalk {
-  using index_type = typename IndexView::non_const_value_type;
+  using index_type = Index;
   struct Cursor {
     index_type r;
     std::int64_t start, end;  // the entries of row r
   };
 
-  IndexView row_ptr;
+  OffsetView row_ptr;
   const std::int64_t* first_row;  // the handle's CsrChunks::first_row
 
   /// Chunk c owns rows [first_row[c], first_row[c + 1]) and scales the empty ones.
@@ -107,7 +108,7 @@ struct CsrRowWalk {
     while (at.end <= k) {  // walk to the row of entry k (skips empty rows)
       ++at.r;
       at.start = at.end;
-      at.end = row_ptr(at.r + 1);
+      at.end = static_cast<std::int64_t>(row_ptr(at.r + 1));
     }
     return at.r;
   }
@@ -129,14 +130,16 @@ struct CsrRowWalk {
 /// y = alpha*A*x + beta*y for a Csr with the chunk partition `p` (made by
 /// make_csr_chunks with s.entries_per_thread * s.vector_length entries per
 /// chunk).
-template <class ExecutionSpace, class Value, class Index, class Device, class XView, class YView>
+template <class ExecutionSpace, class Value, class Index, class Device, class Offset, class XView,
+          class YView>
 void csr_chunks(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                 const std::string& label, typename YView::non_const_value_type alpha,
-                const Csr<Value, Index, Device>& a, const XView& x,
+                const Csr<Value, Index, Device, Offset>& a, const XView& x,
                 typename YView::non_const_value_type beta, const YView& y,
                 const CsrChunks<typename Device::memory_space>& p) {
-  using index_view = typename Csr<Value, Index, Device>::index_view;
-  entry_chunks(exec, s, label, alpha, CsrRowWalk<index_view>{a.row_ptr(), p.first_row.data()},
+  using row_ptr_view = typename Csr<Value, Index, Device, Offset>::row_ptr_view;
+  entry_chunks(exec, s, label, alpha,
+               CsrRowWalk<row_ptr_view, Index>{a.row_ptr(), p.first_row.data()},
                a.col_indices(), a.values(), x, beta, y, p.parts);
 }
 

@@ -84,9 +84,9 @@ KOKKOS_INLINE_FUNCTION std::int64_t merge_path_row(const RowPtr& row_ptr, std::i
 
 /// The merge-path tiles of a Csr for tiles of `tile` items: one search per
 /// tile, then one per tile for the end of its run, on `exec`.
-template <class ExecutionSpace, class Value, class Index, class Device>
+template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
 CsrMergePath<typename Device::memory_space> make_csr_merge_path(
-    const ExecutionSpace& exec, const Csr<Value, Index, Device>& a, std::int64_t tile) {
+    const ExecutionSpace& exec, const Csr<Value, Index, Device, Offset>& a, std::int64_t tile) {
   using memory_space = typename Device::memory_space;
   CsrMergePath<memory_space> p;
   p.tile = tile;
@@ -141,15 +141,17 @@ struct TileScratch {
   }
 };
 
-template <class ExecutionSpace, int W, class IndexView, class ValueView, class XB, class YB,
-          bool HasBeta>
+template <class ExecutionSpace, int W, class OffsetView, class IndexView, class ValueView,
+          class XB, class YB, bool HasBeta>
 struct CsrMergePathFunctor {
   using index_type = typename IndexView::non_const_value_type;
+  using offset_type = typename OffsetView::non_const_value_type;
   using scalar = typename YB::scalar;
   using member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   static constexpr int N = XB::count_max;
 
-  IndexView row_ptr, col;
+  OffsetView row_ptr;
+  IndexView col;
   ValueView val;
   XB x;
   YB y;
@@ -201,11 +203,14 @@ struct CsrMergePathFunctor {
         }
       }
       for (int i0 = lane; i0 < tile_rows; i0 += batch * W) {
-        index_type e[batch];
+        // Offsets as stored (Index-wide by default, no 64-bit registers);
+        // relative to the tile they fit index_type.
+        offset_type e[batch];
         for (int b = 0; b < batch; ++b)
           if (i0 + b * W < tile_rows) e[b] = row_ptr(r0 + i0 + b * W + 1);
         for (int b = 0; b < batch; ++b)
-          if (i0 + b * W < tile_rows) ends[i0 + b * W] = static_cast<index_type>(e[b] - z0);
+          if (i0 + b * W < tile_rows)
+            ends[i0 + b * W] = static_cast<index_type>(static_cast<std::int64_t>(e[b]) - z0);
       }
       // The row left open at the tile's end: its nonzeros in this tile all count.
       if (lane == 0) ends[tile_rows] = static_cast<index_type>(tile_nnz);
@@ -332,13 +337,14 @@ struct CsrMergeFixupFunctor {
 /// y = alpha*A*x + beta*y for a Csr with the merge-path tiles `p` (made by
 /// make_csr_merge_path with s.entries_per_thread * s.vector_length items per
 /// tile): the tile kernel, then the fixup.
-template <class ExecutionSpace, class Value, class Index, class Device, class XView, class YView>
+template <class ExecutionSpace, class Value, class Index, class Device, class Offset, class XView,
+          class YView>
 void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                     const std::string& label, typename YView::non_const_value_type alpha,
-                    const Csr<Value, Index, Device>& a, const XView& x,
+                    const Csr<Value, Index, Device, Offset>& a, const XView& x,
                     typename YView::non_const_value_type beta, const YView& y,
                     const CsrMergePath<typename Device::memory_space>& p) {
-  using matrix = Csr<Value, Index, Device>;
+  using matrix = Csr<Value, Index, Device, Offset>;
   using scalar = typename YView::non_const_value_type;
   using policy_type = Kokkos::TeamPolicy<ExecutionSpace>;
   const std::int64_t rows = a.rows(), nnz = a.nnz();
@@ -360,8 +366,9 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
       // Hosts: a thread walks its tile (csr_merge_walk.hpp).
       if constexpr (Lanes::value == 1) {
         dispatch_beta(beta, [&](auto has_beta) {
-          using functor = CsrMergeWalkFunctor<typename matrix::index_view,
-                                              typename matrix::value_view, decltype(xb),
+          using functor = CsrMergeWalkFunctor<typename matrix::row_ptr_view,
+                                              typename matrix::col_view,
+                                              typename matrix::val_view, decltype(xb),
                                               decltype(yb), decltype(has_beta)::value>;
           Kokkos::parallel_for(
               label,
@@ -385,8 +392,9 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
         policy.set_scratch_size(level, Kokkos::PerTeam(team_size * per_warp));
         dispatch_beta(beta, [&](auto has_beta) {
           using functor = CsrMergePathFunctor<ExecutionSpace, Lanes::value,
-                                              typename matrix::index_view,
-                                              typename matrix::value_view, decltype(xb),
+                                              typename matrix::row_ptr_view,
+                                              typename matrix::col_view,
+                                              typename matrix::val_view, decltype(xb),
                                               decltype(yb), decltype(has_beta)::value>;
           Kokkos::parallel_for(label, policy,
                                functor{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha,

@@ -49,12 +49,13 @@ KOKKOS_INLINE_FUNCTION void walk_row_part(const IndexView& col, const ValueView&
   }
 }
 
-template <class IndexView, class ValueView, class XB, class YB, bool HasBeta>
+template <class OffsetView, class IndexView, class ValueView, class XB, class YB, bool HasBeta>
 struct CsrMergeWalkFunctor {
   using scalar = typename YB::scalar;
   static constexpr int N = XB::count_max;
 
-  IndexView row_ptr, col;
+  OffsetView row_ptr;
+  IndexView col;
   ValueView val;
   XB x;
   YB y;

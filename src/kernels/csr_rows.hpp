@@ -17,14 +17,15 @@
 
 namespace kobalt::detail {
 
-template <class ExecutionSpace, class IndexView, class ValueView, class XB, class YB,
-          bool HasBeta>
+template <class ExecutionSpace, class OffsetView, class IndexView, class ValueView, class XB,
+          class YB, bool HasBeta>
 struct CsrRowFunctor {
   using index_type = typename IndexView::non_const_value_type;
   using scalar = typename YB::scalar;
   using member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
 
-  IndexView row_ptr, col;
+  OffsetView row_ptr;
+  IndexView col;
   ValueView val;
   XB x;
   YB y;
@@ -45,11 +46,13 @@ struct CsrRowFunctor {
 
 /// y = alpha*A*x + beta*y for a Csr with launch shape s (y fully written,
 /// beta == 0 overwrites).
-template <class ExecutionSpace, class Value, class Index, class Device, class XView, class YView>
+template <class ExecutionSpace, class Value, class Index, class Device, class Offset, class XView,
+          class YView>
 void csr_rows(const ExecutionSpace& exec, const tuning::LaunchShape& s, const std::string& label,
-              typename YView::non_const_value_type alpha, const Csr<Value, Index, Device>& a,
+              typename YView::non_const_value_type alpha,
+              const Csr<Value, Index, Device, Offset>& a,
               const XView& x, typename YView::non_const_value_type beta, const YView& y) {
-  using matrix = Csr<Value, Index, Device>;
+  using matrix = Csr<Value, Index, Device, Offset>;
   const Index rows = a.rows();
   if (rows == 0) return;
   const Index per_team = static_cast<Index>(s.rows_per_team);
@@ -57,9 +60,9 @@ void csr_rows(const ExecutionSpace& exec, const tuning::LaunchShape& s, const st
   Kokkos::TeamPolicy<ExecutionSpace> policy(exec, league, s.team_size, s.vector_length);
   for_each_column_block(x, y, [&](auto xb, auto yb) {
     dispatch_beta(beta, [&](auto has_beta) {
-      using functor = CsrRowFunctor<ExecutionSpace, typename matrix::index_view,
-                                    typename matrix::value_view, decltype(xb), decltype(yb),
-                                    decltype(has_beta)::value>;
+      using functor = CsrRowFunctor<ExecutionSpace, typename matrix::row_ptr_view,
+                                    typename matrix::col_view, typename matrix::val_view,
+                                    decltype(xb), decltype(yb), decltype(has_beta)::value>;
       Kokkos::parallel_for(label, policy,
                            functor{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha, beta,
                                    rows, per_team});

@@ -150,8 +150,9 @@ void csrk_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
   policy_type policy(exec, static_cast<int>(groups), s.team_size, s.vector_length);
   const csr_type& m = a.matrix();
   auto launch = [&](auto xb, auto yb, auto has_beta, auto permuted, auto three_levels) {
-    using functor = CsrkFunctor<ExecutionSpace, typename csr_type::index_view,
-                                typename csr_type::value_view, decltype(xb), decltype(yb),
+    // The matrix's arrays are const Views; CsrK's pointers convert to them.
+    using functor = CsrkFunctor<ExecutionSpace, typename csr_type::col_view,
+                                typename csr_type::val_view, decltype(xb), decltype(yb),
                                 decltype(has_beta)::value, decltype(permuted)::value,
                                 decltype(three_levels)::value>;
     Kokkos::parallel_for(kernel_label("csrk", decltype(three_levels)::value ? "k3" : "k2"),

@@ -25,10 +25,10 @@ namespace kobalt {
 /// distribution (tuning::analyze + tuning::select). Throws invalid_parameter
 /// for a bad partition and format_too_large (before allocating) when the
 /// result would exceed options.max_bytes (0: the device's memory).
-template <class ExecutionSpace, class Value, class Index, class Device,
+template <class ExecutionSpace, class Value, class Index, class Device, class Offset,
           class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
 Hybrid<Value, Index, Device> to_hybrid(const ExecutionSpace& exec,
-                                       const Csr<Value, Index, Device>& a,
+                                       const Csr<Value, Index, Device, Offset>& a,
                                        const hybrid::partition& s = hybrid::automatic{},
                                        const convert_options& options = {}) {
   hybrid::validate(s);
@@ -37,8 +37,8 @@ Hybrid<Value, Index, Device> to_hybrid(const ExecutionSpace& exec,
                                                    options.max_bytes);
   return to_hybrid(exec, a, layout);
 }
-template <class Value, class Index, class Device>
-Hybrid<Value, Index, Device> to_hybrid(const Csr<Value, Index, Device>& a,
+template <class Value, class Index, class Device, class Offset>
+Hybrid<Value, Index, Device> to_hybrid(const Csr<Value, Index, Device, Offset>& a,
                                        const hybrid::partition& s = hybrid::automatic{},
                                        const convert_options& options = {}) {
   return to_hybrid(typename Device::execution_space(), a, s, options);
@@ -49,16 +49,17 @@ Hybrid<Value, Index, Device> to_hybrid(const Csr<Value, Index, Device>& a,
 /// CPUs). Throws invalid_parameter (k not 0, 2, 3; a negative size; a
 /// super_super_row_size with k = 2; rcm on a non-square matrix) and
 /// format_too_large (before allocating).
-template <class ExecutionSpace, class Value, class Index, class Device,
+template <class ExecutionSpace, class Value, class Index, class Device, class Offset,
           class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
-CsrK<Value, Index, Device> to_csrk(const ExecutionSpace& exec, const Csr<Value, Index, Device>& a,
+CsrK<Value, Index, Device> to_csrk(const ExecutionSpace& exec,
+                                   const Csr<Value, Index, Device, Offset>& a,
                                    const csrk::parameters& p = {}) {
   const auto layout =
       tuning::select(tuning::summary_stats(a), tuning::cached_profile_of(exec), p);
   return to_csrk(exec, a, layout);
 }
-template <class Value, class Index, class Device>
-CsrK<Value, Index, Device> to_csrk(const Csr<Value, Index, Device>& a,
+template <class Value, class Index, class Device, class Offset>
+CsrK<Value, Index, Device> to_csrk(const Csr<Value, Index, Device, Offset>& a,
                                    const csrk::parameters& p = {}) {
   return to_csrk(typename Device::execution_space(), a, p);
 }
@@ -67,18 +68,19 @@ CsrK<Value, Index, Device> to_csrk(const Csr<Value, Index, Device>& a,
 /// lanes (004 Alg. 1) resolved from the row lengths. Throws
 /// invalid_parameter for bad parameters, index_overflow when the lanes do not
 /// fit Index and format_too_large (before allocating).
-template <class ExecutionSpace, class Value, class Index, class Device,
+template <class ExecutionSpace, class Value, class Index, class Device, class Offset,
           class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
 AlignedCoo<Value, Index, Device> to_aligned_coo(const ExecutionSpace& exec,
-                                                const Csr<Value, Index, Device>& a,
+                                                const Csr<Value, Index, Device, Offset>& a,
                                                 const aligned_coo::params& p = {}) {
   aligned_coo::validate(p);
+  const auto row_ptr = detail::index_row_ptr(exec, a, "kobalt::to_aligned_coo: nnz");
   return to_aligned_coo(exec, a,
-                        tuning::select(exec, a.row_ptr(), tuning::cached_profile_of(exec), p,
+                        tuning::select(exec, row_ptr, tuning::cached_profile_of(exec), p,
                                        2 * sizeof(Index) + sizeof(Value)));
 }
-template <class Value, class Index, class Device>
-AlignedCoo<Value, Index, Device> to_aligned_coo(const Csr<Value, Index, Device>& a,
+template <class Value, class Index, class Device, class Offset>
+AlignedCoo<Value, Index, Device> to_aligned_coo(const Csr<Value, Index, Device, Offset>& a,
                                                 const aligned_coo::params& p = {}) {
   return to_aligned_coo(typename Device::execution_space(), a, p);
 }

@@ -151,31 +151,31 @@ tuning::SpmvPolicy policy_for(const tuning::MatrixStats& stats,
 
 // ---- the table: (format, strategy) -> launches ------------------------------
 
-template <class E, class V, class I, class D, class X, class Y, class W>
+template <class E, class V, class I, class D, class X, class Y, class W, class O>
 void run(const E& exec, const tuning::SpmvPolicy& p, const W&, csr::basic,
-         typename Y::non_const_value_type alpha, const Csr<V, I, D>& a, const X& x,
+         typename Y::non_const_value_type alpha, const Csr<V, I, D, O>& a, const X& x,
          typename Y::non_const_value_type beta, const Y& y) {
   csr_rows(exec, p.launches.at(0), kernel_label("csr", "basic"), alpha, a, x, beta, y);
 }
 
-template <class E, class V, class I, class D, class X, class Y, class W>
+template <class E, class V, class I, class D, class X, class Y, class W, class O>
 void run(const E& exec, const tuning::SpmvPolicy& p, const W&, csr::classical,
-         typename Y::non_const_value_type alpha, const Csr<V, I, D>& a, const X& x,
+         typename Y::non_const_value_type alpha, const Csr<V, I, D, O>& a, const X& x,
          typename Y::non_const_value_type beta, const Y& y) {
   csr_rows(exec, p.launches.at(0), kernel_label("csr", "classical"), alpha, a, x, beta, y);
 }
 
-template <class E, class V, class I, class D, class X, class Y, class W>
+template <class E, class V, class I, class D, class X, class Y, class W, class O>
 void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace, csr::load_balance,
-         typename Y::non_const_value_type alpha, const Csr<V, I, D>& a, const X& x,
+         typename Y::non_const_value_type alpha, const Csr<V, I, D, O>& a, const X& x,
          typename Y::non_const_value_type beta, const Y& y) {
   csr_chunks(exec, p.launches.at(0), kernel_label("csr", "load_balance"), alpha, a, x, beta, y,
              workspace.chunks);
 }
 
-template <class E, class V, class I, class D, class X, class Y, class W>
+template <class E, class V, class I, class D, class X, class Y, class W, class O>
 void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace, csr::merge_path,
-         typename Y::non_const_value_type alpha, const Csr<V, I, D>& a, const X& x,
+         typename Y::non_const_value_type alpha, const Csr<V, I, D, O>& a, const X& x,
          typename Y::non_const_value_type beta, const Y& y) {
   csr_merge_path(exec, p.launches.at(0), kernel_label("csr", "merge_path"), alpha, a, x, beta, y,
                  workspace.tiles);

@@ -56,8 +56,8 @@ void check_no_alias(const XView& x, const YView& y) {
 
 /// The address of a format's values: two matrices with the same address
 /// share their storage (a copy of a format shares its Views).
-template <class V, class I, class D>
-const void* values_address(const Csr<V, I, D>& a) { return a.values().data(); }
+template <class V, class I, class D, class O>
+const void* values_address(const Csr<V, I, D, O>& a) { return a.values().data(); }
 template <class V, class I, class D>
 const void* values_address(const Coo<V, I, D>& a) { return a.values().data(); }
 template <class V, class I, class D>

@@ -219,7 +219,7 @@ MatrixStats analyze(const ExecutionSpace& exec, const Matrix& a) {
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
                 "kobalt::tuning::analyze: the first argument must be an execution space instance");
   if constexpr (detail::has_row_ptr<Matrix>::value) {
-    using view = typename Matrix::index_view;
+    using view = std::decay_t<decltype(a.row_ptr())>;
     return analyze_rows(exec, a.rows(), a.cols(), a.nnz(),
                         detail::pointer_row_length<view>{a.row_ptr()});
   } else {

@@ -141,8 +141,8 @@ template <class Matrix>
 struct format_strategy;
 
 /// Csr: strategies csr::strategy, labelled "csr".
-template <class V, class I, class D>
-struct format_strategy<Csr<V, I, D>> {
+template <class V, class I, class D, class O>
+struct format_strategy<Csr<V, I, D, O>> {
   using type = csr::strategy;  ///< The strategy variant.
   static constexpr const char* format = "csr";  ///< The name in labels.
 };

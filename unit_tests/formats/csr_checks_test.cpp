@@ -4,10 +4,16 @@
 // the capacity and columns in range, each an invalid_matrix; arrays with
 // spare capacity give nnz = row_ptr(rows), and every format and kernel then
 // sees only that prefix (to_coo once left row indices uninitialised there).
+// The same over const Views and offsets of another type than the columns
+// (issue 18: unsigned size_t as KokkosSparse's, 64-bit offsets with 32-bit
+// columns), where every format and strategy must give the reference.
+#include "fixtures/every_format.hpp"
 #include "fixtures/host_device.hpp"
 #include "fixtures/spmv_check.hpp"
 #include "fixtures/types.hpp"
 
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -18,13 +24,17 @@ template <class T>
 class CsrChecks : public ::testing::Test {};
 TYPED_TEST_SUITE(CsrChecks, ValueIndexTypes, TypeNames);
 
-/// Builds a 3 x 4 Csr from host arrays, expecting invalid_matrix whose
-/// message holds `message` (or success for an empty message).
-template <class V, class I>
-void expect_csr(const std::vector<I>& row_ptr, const std::vector<I>& col,
+/// Builds a 3 x 4 Csr with offsets of type O from host arrays (as const
+/// Views), expecting invalid_matrix whose message holds `message` (or
+/// success for an empty message).
+template <class V, class I, class O = I>
+void expect_csr(const std::vector<O>& row_ptr, const std::vector<I>& col,
                 const std::vector<V>& val, const std::string& message) {
   const auto build = [&] {
-    return Csr<V, I>(3, 4, device_view(row_ptr), device_view(col), device_view(val));
+    const Kokkos::View<const O*> p = device_view(row_ptr);
+    const Kokkos::View<const I*> c = device_view(col);
+    const Kokkos::View<const V*> v = device_view(val);
+    return Csr<V, I, default_device, O>(3, 4, p, c, v);
   };
   if (message.empty()) {
     EXPECT_NO_THROW(build());
@@ -50,6 +60,68 @@ TYPED_TEST(CsrChecks, EachFaultIsAnInvalidMatrix) {
   expect_csr<V, I>({0, 1, 2, 3}, {0, 4, 3}, val3, "1 column indices outside [0, 4)");
   expect_csr<V, I>({0, 1, 2, 3}, {0, -1, 3}, val3, "outside [0, 4)");
   expect_csr<V, I>({0, 1, 2, 3}, {0, 1, 3}, {1, 2}, "col has 3 entries but val has 2");
+}
+
+/// The faults of EachFaultIsAnInvalidMatrix with offsets of type O.
+template <class V, class I, class O>
+void expect_faults_with_offsets() {
+  const std::vector<V> val3{1, 2, 3};
+  expect_csr<V, I, O>({0, 1, 2, 3}, {0, 1, 3}, val3, "");
+  expect_csr<V, I, O>({0, 1, 2}, {0, 1, 3}, val3, "row_ptr has 3 offsets, expected rows + 1 = 4");
+  expect_csr<V, I, O>({1, 1, 2, 3}, {0, 1, 3}, val3, "row_ptr(0) = 1");
+  expect_csr<V, I, O>({0, 2, 1, 3}, {0, 1, 3}, val3, "row_ptr decreases in 1 rows");
+  expect_csr<V, I, O>({0, 1, 2, 4}, {0, 1, 3}, val3,
+                      "row_ptr(rows) = 4 entries, but col and val hold 3");
+  expect_csr<V, I, O>({0, 1, 2, 3}, {0, 4, 3}, val3, "1 column indices outside [0, 4)");
+  expect_csr<V, I, O>({0, 1, 2, 3}, {0, -1, 3}, val3, "outside [0, 4)");
+  // The largest offset: beyond int64 when unsigned, never a negative count.
+  const O top = std::numeric_limits<O>::max();
+  expect_csr<V, I, O>({0, 1, 2, top}, {0, 1, 3}, val3,
+                      "row_ptr(rows) = " + std::to_string(top) +
+                          " entries, but col and val hold 3");
+}
+
+TYPED_TEST(CsrChecks, FaultsAreFoundWithUnsignedAndWideOffsets) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  expect_faults_with_offsets<V, I, std::size_t>();
+  expect_faults_with_offsets<V, I, std::uint32_t>();
+  expect_faults_with_offsets<V, I, std::int64_t>();
+}
+
+/// a's arrays with the offsets copied to type O (as an application holding
+/// size_t offsets would pass them), as const Views.
+template <class O, class V, class I, class D>
+Csr<V, I, D, O> with_offsets(const Csr<V, I, D>& a) {
+  std::vector<O> offsets;
+  for (const I p : host_vector(a.row_ptr())) offsets.push_back(static_cast<O>(p));
+  const Kokkos::View<const O*, D> row_ptr = device_view<O, D>(offsets);
+  return Csr<V, I, D, O>(a.rows(), a.cols(), row_ptr, a.col_indices(), a.values());
+}
+
+template <class O, class V, class I>
+void expect_every_format_with_offsets(const Triplets<V, I>& t, const std::string& name) {
+  const auto a = with_offsets<O>(make_csr(t));
+  static_assert(std::is_same_v<typename decltype(a)::offset_type, O>);
+  EXPECT_EQ(a.bytes(), static_cast<std::uint64_t>(a.nnz()) * (sizeof(I) + sizeof(V)) +
+                           (static_cast<std::uint64_t>(t.rows) + 1) * sizeof(O));
+  expect_same_triplets(t, to_triplets(a), name + ": to_triplets");
+  expect_same_triplets(t, to_triplets(to_csr(a)), name + ": to_csr");
+  for_every_format_and_strategy(a, [&](const auto& m, auto strategy, const std::string& what) {
+    expect_spmv_matches_reference(m, t, name + " " + what, strategy);
+  });
+}
+
+TYPED_TEST(CsrChecks, EveryFormatAndStrategyWithUnsignedAndWideOffsets) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  for (const auto& m : edge_matrices<V, I>()) {
+    Triplets<V, I> t = m.matrix;
+    t.assemble();
+    expect_every_format_with_offsets<std::size_t>(t, m.name + " (size_t offsets)");
+    expect_every_format_with_offsets<std::uint32_t>(t, m.name + " (uint32 offsets)");
+    expect_every_format_with_offsets<std::int64_t>(t, m.name + " (int64 offsets)");
+  }
 }
 
 // Spare capacity past row_ptr(rows) (garbage columns there are not read):
