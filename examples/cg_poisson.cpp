@@ -11,7 +11,8 @@
 // does not converge or the solution is off by more than 1e3 * tol.
 #include "poisson3d.hpp"
 
-#include <KokkosSparse_CrsMatrix.hpp>
+#include <kobalt/interop/kokkos_sparse.hpp>
+
 #include <KokkosSparse_spmv.hpp>
 
 #include <algorithm>
@@ -73,13 +74,6 @@ Result cg(const Apply& apply, const Vector& b, const Vector& x, double tol, int 
   result.seconds = total.seconds();
   result.relative_residual = std::sqrt(rr) / b_norm;
   return result;
-}
-
-/// The Kobalt matrix's arrays as a KokkosSparse::CrsMatrix (shared, not copied).
-template <class Matrix>
-auto as_kokkos_sparse(const Matrix& a) {
-  using Crs = KokkosSparse::CrsMatrix<double, int, typename Matrix::device_type, void, int>;
-  return Crs("A", a.rows(), a.cols(), a.nnz(), a.values(), a.row_ptr(), a.col_indices());
 }
 
 struct Options {
@@ -148,7 +142,7 @@ int main(int argc, char** argv) {
   std::string chosen;
   try {
     if (o.spmv == "kokkos-sparse") {
-      const auto crs = as_kokkos_sparse(a);
+      const auto crs = kobalt::to_kokkos_crs(a);  // the same arrays, not a copy
       r = cg([&](const Vector& p, const Vector& q) { KokkosSparse::spmv("N", 1.0, crs, p, 0.0, q); },
              b, x, o.tol, o.max_iters);
       chosen = "KokkosSparse::spmv";
