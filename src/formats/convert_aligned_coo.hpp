@@ -187,12 +187,13 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space,
   return out.finish(space, rows, a.cols());
 }
 
-// The same conversions on the default instance of the matrix's execution space.
+/// to_aligned_coo(exec, a, ...) on the default instance of the matrix's execution space.
 template <class Value, class Index, class Device, class Offset>
 AlignedCoo<Value, Index, Device> to_aligned_coo(const Csr<Value, Index, Device, Offset>& a,
                                                 const aligned_coo::layout& p) {
   return to_aligned_coo(typename Device::execution_space(), a, p);
 }
+/// to_csr(exec, a, ...) on the default instance of the matrix's execution space.
 template <class Value, class Index, class Device>
 Csr<Value, Index, Device> to_csr(const AlignedCoo<Value, Index, Device>& a,
                                  const convert_options& options = {}) {

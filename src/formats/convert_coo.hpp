@@ -86,17 +86,19 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space,
   return out.finish(space, a.rows(), a.cols());
 }
 
-// The same conversions on the default instance of the matrix's execution space.
+/// to_coo(exec, a, ...) on the default instance of the matrix's execution space.
 template <class Value, class Index, class Device, class Offset>
 Coo<Value, Index, Device> to_coo(const Csr<Value, Index, Device, Offset>& a,
     const convert_options& options = {}) {
   return to_coo(typename Device::execution_space(), a, options);
 }
+/// to_csr(exec, a, ...) on the default instance of the matrix's execution space.
 template <class Value, class Index, class Device>
 Csr<Value, Index, Device> to_csr(const Coo<Value, Index, Device>& a,
     const convert_options& options = {}) {
   return to_csr(typename Device::execution_space(), a, options);
 }
+/// to_csr(exec, a, ...) on the default instance of the matrix's execution space.
 template <class Value, class Index, class Device, class Offset>
 Csr<Value, Index, Device> to_csr(const Csr<Value, Index, Device, Offset>& a,
     const convert_options& options = {}) {

@@ -155,12 +155,13 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const CsrK<Value, 
                              "kobalt::convert<csr>::unpermute");
 }
 
-// The same conversions on the default instance of the matrix's execution space.
+/// to_csrk(exec, a, ...) on the default instance of the matrix's execution space.
 template <class Value, class Index, class Device, class Offset>
 CsrK<Value, Index, Device> to_csrk(const Csr<Value, Index, Device, Offset>& a,
     const csrk::layout& p) {
   return to_csrk(typename Device::execution_space(), a, p);
 }
+/// to_csr(exec, a, ...) on the default instance of the matrix's execution space.
 template <class Value, class Index, class Device>
 Csr<Value, Index, Device> to_csr(const CsrK<Value, Index, Device>& a,
     const convert_options& options = {}) {

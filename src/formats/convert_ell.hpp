@@ -152,12 +152,13 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Ell<Value, I
   return out.finish(space, a.rows(), a.cols());
 }
 
-// The same conversions on the default instance of the matrix's execution space.
+/// to_ell(exec, a, ...) on the default instance of the matrix's execution space.
 template <class Value, class Index, class Device, class Offset>
 Ell<Value, Index, Device> to_ell(const Csr<Value, Index, Device, Offset>& a,
     const ell_params& params = {}) {
   return to_ell(typename Device::execution_space(), a, params);
 }
+/// to_csr(exec, a, ...) on the default instance of the matrix's execution space.
 template <class Value, class Index, class Device>
 Csr<Value, Index, Device> to_csr(const Ell<Value, Index, Device>& a,
     const convert_options& options = {}) {

@@ -143,12 +143,13 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Hybrid<Value
   return out.finish(space, a.rows(), a.cols());
 }
 
-// The same conversions on the default instance of the matrix's execution space.
+/// to_hybrid(exec, a, ...) on the default instance of the matrix's execution space.
 template <class Value, class Index, class Device, class Offset>
 Hybrid<Value, Index, Device> to_hybrid(const Csr<Value, Index, Device, Offset>& a,
     const hybrid::layout& p) {
   return to_hybrid(typename Device::execution_space(), a, p);
 }
+/// to_csr(exec, a, ...) on the default instance of the matrix's execution space.
 template <class Value, class Index, class Device>
 Csr<Value, Index, Device> to_csr(const Hybrid<Value, Index, Device>& a,
     const convert_options& options = {}) {

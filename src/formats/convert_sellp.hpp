@@ -208,12 +208,13 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Sellp<Value,
   return out.finish(space, a.rows(), a.cols());
 }
 
-// The same conversions on the default instance of the matrix's execution space.
+/// to_sellp(exec, a, ...) on the default instance of the matrix's execution space.
 template <class Value, class Index, class Device, class Offset>
 Sellp<Value, Index, Device> to_sellp(const Csr<Value, Index, Device, Offset>& a,
     const sellp_params& params = {}) {
   return to_sellp(typename Device::execution_space(), a, params);
 }
+/// to_csr(exec, a, ...) on the default instance of the matrix's execution space.
 template <class Value, class Index, class Device>
 Csr<Value, Index, Device> to_csr(const Sellp<Value, Index, Device>& a,
     const convert_options& options = {}) {

@@ -90,6 +90,7 @@ std::int64_t checked_csr_nnz(const ExecutionSpace& exec, std::int64_t rows, std:
 struct assume_valid_t {
   explicit assume_valid_t() = default;
 };
+/// The tag value: Csr(assume_valid, exec, rows, cols, row_ptr, col, val).
 inline constexpr assume_valid_t assume_valid{};
 
 /// Csr<Value, Index, Device, Offset>: Offset is the type of the row pointer,
@@ -113,14 +114,14 @@ class Csr : public format_types<Value, Index, Device> {
   using typename types::execution_space;
   using typename types::index_view;
   using typename types::value_view;
-  using offset_type = Offset;
+  using offset_type = Offset;  ///< the row pointer's element type
   /// Writable arrays of the matrix's types: what a builder allocates and
   /// fills before it makes the Csr (index_view and value_view for col, val).
   using offset_view = Kokkos::View<Offset*, Device>;
-  /// The arrays as the matrix holds them.
+  /// The arrays as the matrix holds them: the row pointer,
   using row_ptr_view = Kokkos::View<const Offset*, Device>;
-  using col_view = Kokkos::View<const Index*, Device>;
-  using val_view = Kokkos::View<const Value*, Device>;
+  using col_view = Kokkos::View<const Index*, Device>;  ///< the column indices,
+  using val_view = Kokkos::View<const Value*, Device>;  ///< the values.
 
   Csr() = default;
   /// A matrix over the given Views, shared, not copied (Views are reference
@@ -136,6 +137,7 @@ class Csr : public format_types<Value, Index, Device> {
   Csr(const ExecutionSpace& exec, Index rows, Index cols, row_ptr_view row_ptr, col_view col,
       val_view val)
       : Csr(exec, rows, cols, row_ptr, checked(exec, rows, cols, row_ptr, col, val)) {}
+  /// The same, checked on the default instance of the matrix's space.
   Csr(Index rows, Index cols, row_ptr_view row_ptr, col_view col, val_view val)
       : Csr(execution_space(), rows, cols, row_ptr, col, val) {}
   /// The same without the checks (assume_valid): the arrays must be exactly
@@ -146,10 +148,13 @@ class Csr : public format_types<Value, Index, Device> {
       : rows_(rows), cols_(cols), row_ptr_(row_ptr), col_(col), val_(val),
         max_row_nnz_(static_cast<Index>(detail::max_row_length(exec, row_ptr, rows))) {}
 
-  Index rows() const { return rows_; }
-  Index cols() const { return cols_; }
+  Index rows() const { return rows_; }  ///< number of rows
+  Index cols() const { return cols_; }  ///< number of columns
+  /// Number of nonzeros, row_ptr(rows).
   std::int64_t nnz() const { return static_cast<std::int64_t>(val_.extent(0)); }
+  /// Stored entries: nnz (CSR stores no padding).
   std::int64_t stored() const { return nnz(); }
+  /// Device bytes of the three arrays (the traffic model's matrix part).
   std::uint64_t bytes() const {
     return static_cast<std::uint64_t>(stored()) * (sizeof(Index) + sizeof(Value)) +
            static_cast<std::uint64_t>(row_ptr_.extent(0)) * sizeof(Offset);
@@ -158,8 +163,11 @@ class Csr : public format_types<Value, Index, Device> {
   /// subwarp size depends on it).
   Index max_row_nnz() const { return max_row_nnz_; }
 
+  /// rows + 1 offsets: row i holds entries row_ptr(i) .. row_ptr(i + 1) - 1.
   const row_ptr_view& row_ptr() const { return row_ptr_; }
+  /// nnz column indices, sorted within each row.
   const col_view& col_indices() const { return col_; }
+  /// nnz values, in the order of col_indices().
   const val_view& values() const { return val_; }
 
  private:

@@ -37,6 +37,7 @@ Hybrid<Value, Index, Device> to_hybrid(const ExecutionSpace& exec,
                                                    options.max_bytes);
   return to_hybrid(exec, a, layout);
 }
+/// to_hybrid(exec, a, ...) on the default instance of the matrix's execution space.
 template <class Value, class Index, class Device, class Offset>
 Hybrid<Value, Index, Device> to_hybrid(const Csr<Value, Index, Device, Offset>& a,
                                        const hybrid::partition& s = hybrid::automatic{},
@@ -58,6 +59,7 @@ CsrK<Value, Index, Device> to_csrk(const ExecutionSpace& exec,
       tuning::select(tuning::summary_stats(a), tuning::cached_profile_of(exec), p);
   return to_csrk(exec, a, layout);
 }
+/// to_csrk(exec, a, ...) on the default instance of the matrix's execution space.
 template <class Value, class Index, class Device, class Offset>
 CsrK<Value, Index, Device> to_csrk(const Csr<Value, Index, Device, Offset>& a,
                                    const csrk::parameters& p = {}) {
@@ -79,6 +81,7 @@ AlignedCoo<Value, Index, Device> to_aligned_coo(const ExecutionSpace& exec,
                         tuning::select(exec, row_ptr, tuning::cached_profile_of(exec), p,
                                        2 * sizeof(Index) + sizeof(Value)));
 }
+/// to_aligned_coo(exec, a, ...) on the default instance of the matrix's execution space.
 template <class Value, class Index, class Device, class Offset>
 AlignedCoo<Value, Index, Device> to_aligned_coo(const Csr<Value, Index, Device, Offset>& a,
                                                 const aligned_coo::params& p = {}) {
