@@ -8,15 +8,16 @@
 #  3. the installed config needs zlib exactly when Kobalt was built with it;
 #  4. the installed config refuses a Kokkos of another version or devices than
 #     the one it was built with, naming both.
-# Usage: cmake -DSOURCE=<kobalt> -DWORK=<scratch> -DCXX=<compiler> -DKOKKOS_VERSION=...
-#              -DKOKKOS_DEVICES=... -DZLIB_FOUND=... -P package_test.cmake
-foreach(v SOURCE WORK CXX KOKKOS_VERSION KOKKOS_DEVICES)
+# Usage: cmake -DSOURCE=<kobalt> -DWORK=<scratch> -DCXX=<compiler> -DKOKKOS_DIR=<its Kokkos_DIR>
+#              -DKOKKOS_VERSION=... -DKOKKOS_DEVICES=a,b -DZLIB_FOUND=... -P package_test.cmake
+foreach(v SOURCE WORK CXX KOKKOS_DIR KOKKOS_VERSION KOKKOS_DEVICES)
   if(NOT DEFINED ${v} OR "${${v}}" STREQUAL "")
     message(FATAL_ERROR "package_test.cmake needs -D${v}=...")
   endif()
 endforeach()
 file(REMOVE_RECURSE ${WORK})
 set(consumer ${SOURCE}/unit_tests/consumer)
+set(kokkos -DKokkos_DIR=${KOKKOS_DIR})  # the Kokkos of the build under test
 
 # run(NAME EXPECT_RC ARG...): runs cmake with ARG..., checks the exit status
 # (0 or "nonzero"), leaves the output in out_NAME.
@@ -35,7 +36,7 @@ endfunction()
 
 # 1. add_subdirectory, default and KOBALT_INSTALL=ON.
 set(sub ${WORK}/subdir)
-run(subdir_default 0 -S ${consumer} -B ${sub} -DCMAKE_CXX_COMPILER=${CXX} -DKOBALT_SOURCE_DIR=${SOURCE})
+run(subdir_default 0 -S ${consumer} ${kokkos} -B ${sub} -DCMAKE_CXX_COMPILER=${CXX} -DKOBALT_SOURCE_DIR=${SOURCE})
 run(subdir_default_install 0 --install ${sub} --prefix ${WORK}/subdir-default)
 file(GLOB_RECURSE installed RELATIVE ${WORK}/subdir-default ${WORK}/subdir-default/*)
 if(installed)
@@ -56,13 +57,13 @@ endif()
 
 # 2 and 3. find_package(Kobalt) from that install (zlib as found), and from one
 # built with KOBALT_ENABLE_ZLIB=OFF, each with find_package(ZLIB) disabled.
-run(found 0 -S ${consumer} -B ${WORK}/found -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_PREFIX_PATH=${prefix})
+run(found 0 -S ${consumer} ${kokkos} -B ${WORK}/found -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_PREFIX_PATH=${prefix})
 run(subdir_no_zlib 0 -S ${consumer} -B ${sub} -DKOBALT_INSTALL=ON -DKOBALT_ENABLE_ZLIB=OFF)
 run(subdir_no_zlib_install 0 --install ${sub} --prefix ${WORK}/installed-no-zlib)
-run(found_no_zlib 0 -S ${consumer} -B ${WORK}/found-no-zlib -DCMAKE_CXX_COMPILER=${CXX}
+run(found_no_zlib 0 -S ${consumer} ${kokkos} -B ${WORK}/found-no-zlib -DCMAKE_CXX_COMPILER=${CXX}
     -DCMAKE_PREFIX_PATH=${WORK}/installed-no-zlib -DCMAKE_DISABLE_FIND_PACKAGE_ZLIB=ON)
 if(ZLIB_FOUND)
-  run(found_zlib_missing nonzero -S ${consumer} -B ${WORK}/found-zlib-missing -DCMAKE_CXX_COMPILER=${CXX}
+  run(found_zlib_missing nonzero -S ${consumer} ${kokkos} -B ${WORK}/found-zlib-missing -DCMAKE_CXX_COMPILER=${CXX}
       -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_DISABLE_FIND_PACKAGE_ZLIB=ON)
   if(NOT out_found_zlib_missing MATCHES "ZLIB")
     message(FATAL_ERROR "a Kobalt built with zlib, zlib missing: no word of ZLIB:\n${out_found_zlib_missing}")
