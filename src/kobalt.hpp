@@ -32,3 +32,4 @@
 #include "tuning/select.hpp"
 #include "tuning/stats.hpp"
 #include "tuning/strategy.hpp"
+#include "version.hpp"

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The text layer of the Matrix Market reader: a buffered line source over
-// zlib (plain and gzip files alike), a whitespace tokenizer and full-token
-// number parsing. Nothing here knows the Matrix Market grammar.
+// file_stream.hpp's input file (plain and gzip files alike), a whitespace
+// tokenizer and full-token number parsing. Nothing here knows the Matrix Market grammar.
 #pragma once
 
 #include "../errors.hpp"
-
-#include <zlib.h>
+#include "file_stream.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -15,45 +14,25 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <limits>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <type_traits>
 #include <vector>
 
 namespace kobalt::detail::mm {
 
-/// Reads a file line by line through one large buffer. gzopen reads plain
-/// files transparently, so `.mtx` and `.mtx.gz` share this path. A gzip stream
-/// that ends early (cut inside the data or before its 8-byte trailer) is an
-/// io_error "truncated gzip stream", never a silently short matrix.
+/// Reads a file line by line through one large buffer. With zlib, plain
+/// files are read transparently, so `.mtx` and `.mtx.gz` share this path (see
+/// file_stream.hpp for a build without zlib). A gzip stream that ends early
+/// (cut inside the data or before its 8-byte trailer) is an io_error
+/// "truncated gzip stream", never a silently short matrix.
 class line_source {
  public:
-  explicit line_source(const std::string& path) : path_(path) {
-    errno = 0;
-    file_ = gzopen(path.c_str(), "rb");
-    if (file_ == nullptr) {
-      const std::string why = errno != 0 ? std::strerror(errno) : "gzopen failed";
-      throw io_error(path, 0, "cannot open file: " + why);
-    }
-    // zlib's input buffer (must precede the first read): 256 KiB for large
-    // files, no larger than the file for small ones (zlib allocates three
-    // times this per open, which dominated reading the fuzzer's tiny inputs).
-    std::error_code size_error;
-    const auto bytes = std::filesystem::file_size(path, size_error);
-    gzbuffer(file_, static_cast<unsigned>(size_error ? max_zlib_buffer
-                                                      : std::clamp<std::uintmax_t>(
-                                                            bytes, min_zlib_buffer, max_zlib_buffer)));
+  explicit line_source(const std::string& path) : path_(path), file_(path) {
     buf_.resize(initial_capacity + 1);
     buf_[0] = '\0';
   }
-  ~line_source() {
-    if (file_ != nullptr) gzclose_r(file_);
-  }
-  line_source(const line_source&) = delete;
-  line_source& operator=(const line_source&) = delete;
 
   /// The next line without its '\n' (a trailing '\r' stays: the tokenizer
   /// treats it as blank). Returns false at the end of the file. The view lives
@@ -89,7 +68,6 @@ class line_source {
   // either way, this machine, 2026-11-23) and a 1 MiB buffer zeroed per file
   // held the Matrix Market fuzzer at ~600 files/s (64 KiB: ~2,300/s).
   static constexpr std::size_t initial_capacity = std::size_t{1} << 16;
-  static constexpr std::uintmax_t min_zlib_buffer = 8192, max_zlib_buffer = 1u << 18;
   // A Matrix Market line is a few dozen characters; a longer "line" means a
   // binary or corrupt file, and growing without bound would exhaust memory.
   static constexpr std::size_t max_line = std::size_t{64} << 20;
@@ -98,14 +76,6 @@ class line_source {
     std::int64_t n = 0;
     for (std::size_t k = begin_; k < end_; ++k) n += buf_[k] == '\n';
     return n;
-  }
-
-  /// gzerror's text without the "<path>: " zlib puts in front of it.
-  std::string zlib_message(const char* message) const {
-    std::string m = message != nullptr && *message != '\0' ? message : "read error";
-    const std::string prefix = path_ + ": ";
-    if (m.compare(0, prefix.size(), prefix) == 0) m.erase(0, prefix.size());
-    return m;
   }
 
   void refill() {
@@ -125,29 +95,24 @@ class line_source {
     }
     const unsigned want = static_cast<unsigned>(
         std::min<std::size_t>(capacity - end_, std::numeric_limits<int>::max()));
-    const int got = gzread(file_, buf_.data() + end_, want);
-    int status = Z_OK;
-    const char* message = gzerror(file_, &status);
-    if (got > 0) end_ += static_cast<std::size_t>(got);
+    const read_result got = file_.read(buf_.data() + end_, want);
+    end_ += got.bytes;
     buf_[end_] = '\0';
-    // Z_BUF_ERROR: the input ended inside a gzip member (data or trailer).
-    if (status == Z_BUF_ERROR)
-      throw io_error(path_, line_ + complete_lines_buffered() + 1,
+    const std::int64_t line = line_ + complete_lines_buffered() + 1;
+    if (got.status == read_status::truncated)
+      throw io_error(path_, line,
                      "truncated gzip stream (the file ends inside compressed data or "
                      "before the gzip trailer)");
-    if (status == Z_ERRNO)
-      throw io_error(path_, line_ + complete_lines_buffered() + 1,
-                     "read error: " + zlib_message(message));
+    if (got.status == read_status::io) throw io_error(path_, line, "read error: " + got.message);
     // Anything else (bad CRC, invalid deflate data): zlib drops
     // the output of the failing read, so the line is where unreadable data starts.
-    if (got < 0 || status != Z_OK)
-      throw io_error(path_, line_ + complete_lines_buffered() + 1,
-                     "corrupt gzip stream (unreadable from this line on): " + zlib_message(message));
-    if (got == 0) eof_ = true;
+    if (got.status == read_status::corrupt)
+      throw io_error(path_, line, "corrupt gzip stream (unreadable from this line on): " + got.message);
+    if (got.bytes == 0) eof_ = true;
   }
 
   std::string path_;
-  gzFile file_ = nullptr;
+  input_file file_;
   std::vector<char> buf_;
   std::size_t begin_ = 0, end_ = 0;
   bool eof_ = false;

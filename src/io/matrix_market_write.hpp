@@ -6,10 +6,8 @@
 
 #include "../errors.hpp"
 #include "../formats/triplets.hpp"
+#include "file_stream.hpp"
 
-#include <zlib.h>
-
-#include <cerrno>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -22,25 +20,11 @@
 namespace kobalt {
 namespace detail::mm {
 
-/// Buffered writer over zlib: gzip for a name ending in ".gz", plain text
-/// (zlib's transparent "T" mode) otherwise.
+/// Buffered writer over file_stream.hpp's output file: gzip for a name
+/// ending in ".gz", plain text otherwise.
 class text_sink {
  public:
-  explicit text_sink(const std::string& path) : path_(path) {
-    const bool gz = path.size() >= 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
-    errno = 0;
-    file_ = gzopen(path.c_str(), gz ? "wb6" : "wbT");
-    if (file_ == nullptr) {
-      const std::string why = errno != 0 ? std::strerror(errno) : "gzopen failed";
-      throw io_error(path, 0, "cannot open file for writing: " + why);
-    }
-    buf_.reserve(chunk + 256);
-  }
-  ~text_sink() {
-    if (file_ != nullptr) gzclose_w(file_);  // only reached on an exception path
-  }
-  text_sink(const text_sink&) = delete;
-  text_sink& operator=(const text_sink&) = delete;
+  explicit text_sink(const std::string& path) : file_(path) { buf_.reserve(chunk + 256); }
 
   void put(std::string_view s) {
     buf_.append(s.data(), s.size());
@@ -71,27 +55,18 @@ class text_sink {
 
   void close() {
     flush();
-    gzFile f = file_;
-    file_ = nullptr;
-    if (gzclose_w(f) != Z_OK) throw io_error(path_, 0, "write failed while closing the file");
+    file_.close();
   }
 
  private:
   static constexpr std::size_t chunk = std::size_t{1} << 20;
 
   void flush() {
-    if (buf_.empty()) return;
-    if (gzwrite(file_, buf_.data(), static_cast<unsigned>(buf_.size())) !=
-        static_cast<int>(buf_.size())) {
-      int status = Z_OK;
-      const char* message = gzerror(file_, &status);
-      throw io_error(path_, 0, std::string("write failed: ") + (message ? message : "gzwrite"));
-    }
+    file_.write(buf_.data(), buf_.size());
     buf_.clear();
   }
 
-  std::string path_;
-  gzFile file_ = nullptr;
+  output_file file_;
   std::string buf_;
 };
 

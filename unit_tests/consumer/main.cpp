@@ -4,8 +4,16 @@
 #include <kobalt/kobalt.hpp>
 
 #include <cstdio>
+#include <cstring>
 
 int main(int argc, char** argv) {
+#ifdef KOBALT_PACKAGE_VERSION
+  if (std::strcmp(KOBALT_VERSION_STRING, KOBALT_PACKAGE_VERSION) != 0) {
+    std::printf("consumer: kobalt/version.hpp says %s, the package %s\n", KOBALT_VERSION_STRING,
+                KOBALT_PACKAGE_VERSION);
+    return 1;
+  }
+#endif
   Kokkos::ScopeGuard kokkos(argc, argv);
   const int n = 100;
   kobalt::Triplets<double, int> t;
@@ -28,6 +36,7 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  std::printf("consumer: Kobalt spmv on %s is correct\n", Kokkos::DefaultExecutionSpace::name());
+  std::printf("consumer: Kobalt %s spmv on %s is correct\n", KOBALT_VERSION_STRING,
+              Kokkos::DefaultExecutionSpace::name());
   return 0;
 }

@@ -48,11 +48,13 @@ TYPED_TEST(AlignedCooRoundTrip, EveryEdgeMatrixEverySplit) {
 // the edge matrices). The whole seg part needs at most rows * longest-row
 // slots; all_seg runs within a 256 MiB limit and may only refuse
 // (format_too_large) where that bound exceeds the limit.
-TEST(AlignedCooRoundTripShared, EverySharedMatrixDoubleInt32) {
+using AlignedCooRoundTripShared = NeedsSharedMatrices<>;
+
+TEST_F(AlignedCooRoundTripShared, EverySharedMatrixDoubleInt32) {
   constexpr std::uint64_t limit = std::uint64_t(256) << 20;
   constexpr std::uint64_t slot_bytes = 2 * sizeof(std::int32_t) + sizeof(double);
   const auto names = shared_matrix_names();
-  ASSERT_FALSE(names.empty()) << "no shared matrices in " << KOBALT_TEST_MATRIX_DIR;
+  ASSERT_FALSE(names.empty()) << "no shared matrices in " << matrix_dir();
   for (const std::string& name : names) {
     const auto& t = shared_matrix<double, std::int32_t>(name);
     const auto csr = make_csr(t);

@@ -59,7 +59,9 @@ TYPED_TEST(CsrkRoundTrip, ToCsrRespectsMaxBytes) {
 
 // Shared matrices (double/int32 is enough): square ones with RCM (k = 3)
 // and without (k = 2, defaults), rectangular ones without.
-TEST(CsrkRoundTripShared, EverySharedMatrix) {
+using CsrkRoundTripShared = NeedsSharedMatrices<>;
+
+TEST_F(CsrkRoundTripShared, EverySharedMatrix) {
   using V = double;
   using I = std::int32_t;
   const auto names = shared_matrix_names();

@@ -18,7 +18,7 @@ using I = std::int32_t;
 // matrices fit, the ones with hub rows do not.
 constexpr std::uint64_t ell_limit = std::uint64_t{1} << 28;
 
-class PaddedFormatsOnSharedMatrices : public ::testing::TestWithParam<std::string> {};
+class PaddedFormatsOnSharedMatrices : public NeedsSharedMatrices<::testing::TestWithParam<std::string>> {};
 
 TEST_P(PaddedFormatsOnSharedMatrices, RoundTripAndSpmv) {
   const std::string name = GetParam();
@@ -57,7 +57,7 @@ TEST_P(PaddedFormatsOnSharedMatrices, RoundTripAndSpmv) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shared, PaddedFormatsOnSharedMatrices,
-                         ::testing::ValuesIn(shared_matrix_names()),
+                         ::testing::ValuesIn(shared_matrix_params()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string n = info.param;
                            for (char& c : n)

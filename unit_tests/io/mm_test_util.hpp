@@ -10,7 +10,14 @@
 #include <gtest/gtest.h>
 
 #include <unistd.h>
+
+// Gzip helpers only where Kobalt itself has zlib (KOBALT_ENABLE_ZLIB).
+#if defined(KOBALT_HAVE_ZLIB) && KOBALT_HAVE_ZLIB
+#define KOBALT_TEST_GZIP 1
 #include <zlib.h>
+#else
+#define KOBALT_TEST_GZIP 0
+#endif
 
 #include <cstdint>
 #include <cstring>
@@ -70,6 +77,7 @@ inline std::vector<char> read_bytes(const std::string& path) {
   return std::vector<char>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
+#if KOBALT_TEST_GZIP
 /// Writes `text` gzip-compressed.
 inline std::string write_gzip(const std::string& name, const std::string& text) {
   const std::string path = temp_dir().file(name);
@@ -95,6 +103,10 @@ inline std::int64_t newlines_zlib_delivers(const std::string& path) {
   gzclose(f);
   return n;
 }
+#endif
+
+/// data/grid_hubs.mtx.gz: the small gzip matrix that ships with Kobalt.
+inline std::string shipped_gzip_matrix() { return std::string(KOBALT_DATA_DIR) + "/grid_hubs.mtx.gz"; }
 
 /// Runs `f` and checks that it throws exactly Error (not a sibling), and
 /// that what() reads "<file>:<line>: ..." and contains `phrase`.

@@ -2,6 +2,7 @@
 // Every shared real matrix (all of MANIFEST.tsv, whatever KOBALT_TEST_MAX_NNZ
 // says) read through the fixture and checked against the manifest, plus the
 // fixture's own contract (names filter, cache).
+#include "fixtures/scoped_env.hpp"
 #include "fixtures/shared_matrices.hpp"
 #include "io/mm_test_util.hpp"
 
@@ -51,17 +52,19 @@ bool equals_its_transpose(const Triplets<double, std::int32_t>& a) {
   return true;
 }
 
-TEST(SharedMatrices, ManifestListsEveryFile) {
+using SharedMatrices = NeedsSharedMatrices<>;
+
+TEST_F(SharedMatrices, ManifestListsEveryFile) {
   ASSERT_GE(manifest().size(), 31u);
   for (const ManifestEntry& e : manifest()) {
-    EXPECT_TRUE(std::ifstream(std::string(KOBALT_TEST_MATRIX_DIR) + "/" + e.file).good()) << e.file;
+    EXPECT_TRUE(std::ifstream(shared_file(e.file)).good()) << e.file;
     EXPECT_TRUE(e.storage.find("symmetric") != std::string::npos ||
                 e.storage.find("general") != std::string::npos)
         << e.name << ": storage '" << e.storage << "'";
   }
 }
 
-TEST(SharedMatrices, NnzFullCountsTheExpandedEntries) {
+TEST_F(SharedMatrices, NnzFullCountsTheExpandedEntries) {
   // nos7 stores 2673 entries of the lower triangle; nnz_full = 4617 must be
   // 2 * stored - diagonal, the count after symmetric expansion.
   const ManifestEntry& e = manifest_entry("nos7");
@@ -75,7 +78,7 @@ TEST(SharedMatrices, NnzFullCountsTheExpandedEntries) {
   EXPECT_EQ(a.nnz(), e.nnz_full);
 }
 
-TEST(SharedMatrices, EveryMatrixMatchesItsManifestRow) {
+TEST_F(SharedMatrices, EveryMatrixMatchesItsManifestRow) {
   for (const ManifestEntry& e : manifest()) {
     SCOPED_TRACE(e.name);
     const auto& a = shared_matrix<double, std::int32_t>(e.name);
@@ -96,7 +99,7 @@ TEST(SharedMatrices, EveryMatrixMatchesItsManifestRow) {
   }
 }
 
-TEST(SharedMatrices, TransposeCheckDetectsAnUnsymmetricMatrix) {
+TEST_F(SharedMatrices, TransposeCheckDetectsAnUnsymmetricMatrix) {
   EXPECT_FALSE(equals_its_transpose(shared_matrix<double, std::int32_t>("bayer10")));
   Triplets<double, std::int32_t> t = shared_matrix<double, std::int32_t>("nos7");
   const auto off = std::find_if(t.row.begin() + 1, t.row.end(), [&](std::int32_t r) { return r == 3; }) -
@@ -106,7 +109,7 @@ TEST(SharedMatrices, TransposeCheckDetectsAnUnsymmetricMatrix) {
   EXPECT_FALSE(equals_its_transpose(t));
 }
 
-TEST(SharedMatrices, ExplicitZerosSurvive) {
+TEST_F(SharedMatrices, ExplicitZerosSurvive) {
   // zenios: 14375 of its 15032 stored entries are explicit zeros.
   const auto& a = shared_matrix<double, std::int32_t>("zenios");
   const auto zeros = std::count(a.val.begin(), a.val.end(), 0.0);
@@ -114,7 +117,7 @@ TEST(SharedMatrices, ExplicitZerosSurvive) {
   EXPECT_EQ(a.nnz(), manifest_entry("zenios").nnz_full);
 }
 
-TEST(SharedMatrices, OtherTypesReadTheSamePattern) {
+TEST_F(SharedMatrices, OtherTypesReadTheSamePattern) {
   const auto& d = shared_matrix<double, std::int32_t>("bcsstk13");
   const auto& f = shared_matrix<float, std::int64_t>("bcsstk13");
   ASSERT_EQ(d.nnz(), f.nnz());
@@ -130,27 +133,21 @@ TEST(SharedMatrices, OtherTypesReadTheSamePattern) {
   }
 }
 
-TEST(SharedMatrices, CacheReturnsTheSameObject) {
+TEST_F(SharedMatrices, CacheReturnsTheSameObject) {
   const auto read = [](const std::string& name) { return &shared_matrix<double, std::int32_t>(name); };
   const auto* first = read("nos7");
   EXPECT_EQ(first, read("nos7"));
   EXPECT_THROW(read("no_such_matrix"), std::out_of_range);
 }
 
-TEST(SharedMatrices, NamesHonourMaxNnz) {
-  const char* saved = std::getenv("KOBALT_TEST_MAX_NNZ");
-  const std::string restore = saved != nullptr ? saved : "";
-  ::setenv("KOBALT_TEST_MAX_NNZ", "15000", 1);
+TEST_F(SharedMatrices, NamesHonourMaxNnz) {
+  const ScopedEnv limit("KOBALT_TEST_MAX_NNZ", "15000");
   const std::vector<std::string> small = shared_matrix_names();
-  ::unsetenv("KOBALT_TEST_MAX_NNZ");
+  limit.set(nullptr);
   const std::vector<std::string> all = shared_matrix_names();
-  ::setenv("KOBALT_TEST_MAX_NNZ", "lots", 1);
+  limit.set("lots");
   EXPECT_THROW(shared_matrix_names(), std::runtime_error);
-  if (saved != nullptr) {
-    ::setenv("KOBALT_TEST_MAX_NNZ", restore.c_str(), 1);
-  } else {
-    ::unsetenv("KOBALT_TEST_MAX_NNZ");
-  }
+  limit.set(nullptr);
   std::vector<std::string> expected_small;
   for (const ManifestEntry& e : manifest())
     if (e.nnz_full <= 15000) expected_small.push_back(e.name);
@@ -160,6 +157,32 @@ TEST(SharedMatrices, NamesHonourMaxNnz) {
   EXPECT_LT(small.size(), all.size());
   EXPECT_EQ(all.size(), manifest().size());
   EXPECT_TRUE(std::is_sorted(all.begin(), all.end()));
+}
+
+// The fixture's contract, checked in every build (not named *Shared*: it
+// runs without the matrix set). CTest marks a test skipped by the phrase
+// "shared matrices skipped" (unit_tests/CMakeLists.txt).
+TEST(MatrixSetFixture, UnsetOrEmptyFolderIsAReasonToSkip) {
+  for (const char* value : {static_cast<const char*>(nullptr), ""}) {
+    const ScopedEnv dir("KOBALT_TEST_MATRIX_DIR", value);
+    const std::string why = shared_matrices_unavailable();
+    EXPECT_EQ(why.rfind("shared matrices skipped: KOBALT_TEST_MATRIX_DIR is not set", 0), 0u) << why;
+    EXPECT_EQ(shared_matrix_params(), std::vector<std::string>{"matrix_set_unavailable"});
+  }
+}
+
+TEST(MatrixSetFixture, AFolderThatIsSetButWrongFailsInsteadOfSkipping) {
+  const ScopedEnv dir("KOBALT_TEST_MATRIX_DIR", "relative/matrices");
+  if (kobalt::detail::mm::has_zlib) {
+    EXPECT_EQ(shared_matrices_unavailable(), "");
+  }
+  EXPECT_THROW(shared_file("MANIFEST.tsv"), std::runtime_error) << "a relative folder";
+  dir.set("/no/such/kobalt/matrices");
+  if (kobalt::detail::mm::has_zlib) {
+    EXPECT_EQ(shared_matrices_unavailable(), "");
+  }
+  // (manifest() caches the first folder it read, so the file is read here.)
+  EXPECT_THROW(detail::load_manifest(shared_file("MANIFEST.tsv")), std::runtime_error);
 }
 
 }  // namespace

@@ -125,7 +125,9 @@ TEST(CsrkSpmvMixed, FloatMatrixDoubleVectors) {
 }
 
 // Real matrices (double/int32), RCM where square, the backend's defaults.
-TEST(CsrkSpmvShared, EverySharedMatrix) {
+using CsrkSpmvShared = NeedsSharedMatrices<>;
+
+TEST_F(CsrkSpmvShared, EverySharedMatrix) {
   for (const std::string& name : shared_matrix_names()) {
     const auto& t = shared_matrix<double, std::int32_t>(name);
     csrk::parameters p;

@@ -178,7 +178,9 @@ TEST(LoadBalanceDeterminism, TwoAppliesGiveTheSameBits) {
                         "aligned_coo:flat_then_seg");
 }
 
-TEST(LoadBalanceShared, EverySharedMatrix) {
+using LoadBalanceShared = NeedsSharedMatrices<>;
+
+TEST_F(LoadBalanceShared, EverySharedMatrix) {
   for (const std::string& name : shared_matrix_names()) {
     const auto& t = shared_matrix<double, std::int32_t>(name);
     expect_chunk_kernels_match(t, name, {0, 3});

@@ -6,6 +6,7 @@
 // the sorted-copy oracle.
 #include "fixtures/edge_matrices.hpp"
 #include "fixtures/row_lengths.hpp"
+#include "fixtures/scoped_env.hpp"
 #include "fixtures/types.hpp"
 
 #include <kobalt/kobalt.hpp>
@@ -246,22 +247,9 @@ TEST(ProfileFile, MissingFileThrowsWithLineZero) {
 }
 
 /// Unsets KOBALT_PROFILE for a test and restores what the caller had.
-class NoProfileVariable {
+class NoProfileVariable : public ScopedEnv {
  public:
-  NoProfileVariable() {
-    if (const char* v = std::getenv("KOBALT_PROFILE")) saved_ = v, had_ = true;
-    ::unsetenv("KOBALT_PROFILE");
-  }
-  ~NoProfileVariable() {
-    if (had_) ::setenv("KOBALT_PROFILE", saved_.c_str(), 1);
-    else ::unsetenv("KOBALT_PROFILE");
-  }
-  NoProfileVariable(const NoProfileVariable&) = delete;
-  NoProfileVariable& operator=(const NoProfileVariable&) = delete;
-
- private:
-  std::string saved_;
-  bool had_ = false;
+  NoProfileVariable() : ScopedEnv("KOBALT_PROFILE", nullptr) {}
 };
 
 TEST(ProfileOf, HostExecutionSpace) {
