@@ -227,6 +227,7 @@ TYPED_TEST(KokkosSparseInterop, EveryFormatMatchesKokkosSparseOnEdgeMatrices) {
 // among short ones (hangGlider_2: 1463 of 1647 columns), a regular stencil
 // (nos7).
 TYPED_TEST(KokkosSparseInterop, EveryFormatMatchesKokkosSparseOnSharedMatrices) {
+  if (const std::string why = shared_matrices_unavailable(); !why.empty()) GTEST_SKIP() << why;
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
   using O = typename TypeParam::offset_type;
