@@ -7,6 +7,9 @@
 
 #include "../compat.hpp"
 #include "../errors.hpp"
+#include "../formats/convert_op.hpp"
+#include "../formats/mode.hpp"
+#include "../scalar.hpp"
 #include "../tuning/policy.hpp"
 #include "../tuning/profile.hpp"
 #include "../tuning/reproducible.hpp"
@@ -18,6 +21,8 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -28,7 +33,9 @@ namespace kobalt {
 /// space: statistics, profile, strategy, policy and workspace, reused by
 /// every spmv(exec, handle, ...).
 ///
-/// Sharing: apply (spmv with the handle) never changes the handle. Applies
+/// Sharing: apply (spmv with the handle) never changes the handle, except
+/// that the first apply in mode T, C or H builds op(A) once (op_handle(),
+/// thread-safe) and keeps it for later ones. Applies
 /// through one handle may run at the same time on different execution-space
 /// instances, except when the handle holds workspace (workspace_bytes() > 0:
 /// a permuted CsrK gathers P x there; CSR load_balance and merge_path, COO
@@ -46,6 +53,11 @@ class SpmvHandle {
   using strategy_type = typename tuning::format_strategy<Matrix>::type;
   /// Partitions and scratch the kernel keeps between applies.
   using workspace_type = detail::Workspace<Matrix>;
+  /// The Csr that op(A) is held in for the modes T, C and H.
+  using op_matrix_type = Csr<typename Matrix::value_type, typename Matrix::index_type,
+                             typename Matrix::device_type>;
+  /// The handle that applies op(A) (op_handle()).
+  using op_handle_type = SpmvHandle<op_matrix_type, ExecutionSpace>;
 
   /// Analyses `a` on `exec` (tuning::analyze), reads the device profile
   /// (tuning::profile_of), and resolves `strategy` (default: the format's
@@ -116,6 +128,43 @@ class SpmvHandle {
   /// Device bytes the workspace holds.
   std::size_t workspace_bytes() const { return workspace_.bytes(); }
 
+  /// The handle that applies op(A) for `mode` T, C or H (spmv with a mode):
+  /// built at the first call for that mode, on `exec` (to_csr(exec, A,
+  /// mode): A^T and A^H are sorted copies, so they cost a conversion and
+  /// A's storage once more), then kept and shared by copies of this handle.
+  /// Its strategy is csr::automatic, or CSR's fixed-order one when this
+  /// handle is reproducible(); its profile is this handle's. For real values
+  /// H is T and C is invalid_parameter like N (apply A itself). Safe to call
+  /// from several threads: the first call builds, the others wait for it.
+  const op_handle_type& op_handle(const ExecutionSpace& exec, Mode mode) const {
+    if (!is_complex_v<typename Matrix::value_type> && mode == Mode::conjugate_transpose)
+      mode = Mode::transpose;
+    if (mode == Mode::none || (!is_complex_v<typename Matrix::value_type> && mode == Mode::conjugate))
+      throw invalid_parameter(std::string("kobalt::SpmvHandle::op_handle: mode ") +
+                              mode_name(mode) + " applies the matrix itself; use spmv without a mode");
+    const std::lock_guard<std::mutex> lock(ops_->mutex);
+    auto& slot = ops_->handles[static_cast<int>(mode) - 1];
+    if (!slot) {
+      const op_matrix_type op = to_csr(exec, matrix_, mode);
+      slot = reproducible()
+                 ? std::make_unique<op_handle_type>(
+                       exec, op, tuning::reproducible_strategy<typename op_handle_type::strategy_type>(),
+                       profile_, reproducible_t{})
+                 : std::make_unique<op_handle_type>(exec, op, csr::automatic{}, profile_);
+    }
+    return *slot;
+  }
+
+  /// Device bytes of the op(A) copies built so far (op_handle()), with
+  /// their workspace.
+  std::uint64_t op_bytes() const {
+    const std::lock_guard<std::mutex> lock(ops_->mutex);
+    std::uint64_t bytes = 0;
+    for (const auto& h : ops_->handles)
+      if (h) bytes += h->matrix().bytes() + h->workspace_bytes();
+    return bytes;
+  }
+
   /// True when every apply adds in a fixed order (no atomics on y): the
   /// same bits on every run. Handles made with kobalt::reproducible always
   /// are; others are when their kernel happens to be (CSR, SELL-P, CSR-k,
@@ -139,6 +188,13 @@ class SpmvHandle {
     os << (reproducible() ? "; summation: fixed order (the same bits on every run)"
                           : "; summation: atomics (the last bits may change from run to run)");
     if (workspace_bytes() > 0) os << "; workspace " << workspace_bytes() << " bytes";
+    {
+      const std::lock_guard<std::mutex> lock(ops_->mutex);
+      for (int m = 0; m < 3; ++m)
+        if (const auto& h = ops_->handles[m])
+          os << "; mode " << mode_name(static_cast<Mode>(m + 1)) << ": Csr copy of "
+             << h->matrix().bytes() << " bytes, " << h->summary();
+    }
     return os.str();
   }
 
@@ -179,7 +235,14 @@ class SpmvHandle {
     workspace_ = detail::make_workspace(exec, a, strategy_, policy_);
   }
 
+  /// op(A) handles of the modes T, C, H (index mode - 1), built on first use.
+  struct OpHandles {
+    std::mutex mutex;
+    std::unique_ptr<op_handle_type> handles[3];
+  };
+
   Matrix matrix_;
+  std::shared_ptr<OpHandles> ops_ = std::make_shared<OpHandles>();
   strategy_type strategy_;
   tuning::DeviceProfile profile_;
   tuning::MatrixStats stats_;

@@ -6,6 +6,8 @@
 
 #include "../compat.hpp"
 #include "../errors.hpp"
+#include "../formats/mode.hpp"
+#include "../scalar.hpp"
 #include "../kernels/common.hpp"
 #include "../tuning/stats.hpp"
 #include "dispatch.hpp"
@@ -20,16 +22,20 @@
 namespace kobalt {
 
 namespace detail {
+/// x must have as many rows as op(A) has columns, y as op(A) has rows, and
+/// both the same number of columns (right-hand sides).
 template <class Matrix, class XView, class YView>
-void check_extents(const Matrix& a, const XView& x, const YView& y) {
-  const auto shape = [](auto rows, auto cols) {
-    return std::to_string(rows) + " x " + std::to_string(cols);
-  };
-  if (static_cast<std::int64_t>(x.extent(0)) != static_cast<std::int64_t>(a.cols()))
-    throw dimension_mismatch("kobalt::spmv: A is " + shape(a.rows(), a.cols()) + " but x has " +
+void check_extents(const Matrix& a, const XView& x, const YView& y, Mode mode = Mode::none) {
+  const std::int64_t rows = transposes(mode) ? a.cols() : a.rows();
+  const std::int64_t cols = transposes(mode) ? a.rows() : a.cols();
+  const std::string op = mode == Mode::none ? std::string("A")
+                                            : std::string("op(A) (mode ") + mode_name(mode) + ")";
+  const std::string shape = std::to_string(rows) + " x " + std::to_string(cols);
+  if (static_cast<std::int64_t>(x.extent(0)) != cols)
+    throw dimension_mismatch("kobalt::spmv: " + op + " is " + shape + " but x has " +
                              std::to_string(x.extent(0)) + " rows");
-  if (static_cast<std::int64_t>(y.extent(0)) != static_cast<std::int64_t>(a.rows()))
-    throw dimension_mismatch("kobalt::spmv: A is " + shape(a.rows(), a.cols()) + " but y has " +
+  if (static_cast<std::int64_t>(y.extent(0)) != rows)
+    throw dimension_mismatch("kobalt::spmv: " + op + " is " + shape + " but y has " +
                              std::to_string(y.extent(0)) + " rows");
   if (x.extent(1) != y.extent(1))
     throw dimension_mismatch("kobalt::spmv: x has " + std::to_string(x.extent(1)) +
@@ -185,6 +191,69 @@ void spmv(typename YView::const_value_type alpha, const Matrix& a, const XView& 
           typename YView::const_value_type beta, const YView& y,
           const typename tuning::format_strategy<Matrix>::type& strategy = {}) {
   spmv(typename Matrix::execution_space(), alpha, a, x, beta, y, strategy);
+}
+
+namespace detail {
+/// The mode an apply really needs: C is N and H is T for real values.
+template <class Value>
+Mode effective_mode(const char* mode) {
+  const Mode m = parse_mode(mode);
+  if (is_complex_v<Value>) return m;
+  return transposes(m) ? Mode::transpose : Mode::none;
+}
+}  // namespace detail
+
+/// y = alpha*op(A)*x + beta*y with op given by `mode` as KokkosSparse::spmv
+/// spells it: "N" (A), "T" (A^T), "C" (conj(A)) or "H" (A^H); for real
+/// values C is N and H is T. Modes other than N apply a Csr copy of op(A)
+/// that the handle builds at the first such apply and keeps
+/// (SpmvHandle::op_handle: one conversion and A's storage once more). x has
+/// op(A)'s columns, y its rows; otherwise as spmv without a mode. Throws
+/// invalid_parameter for an unknown mode.
+template <class ExecutionSpace, class Matrix, class HandleSpace, class XView, class YView>
+void spmv(const ExecutionSpace& exec, const SpmvHandle<Matrix, HandleSpace>& handle,
+          const char mode[], typename YView::const_value_type alpha, const Matrix& a,
+          const XView& x, typename YView::const_value_type beta, const YView& y) {
+  const Mode m = detail::effective_mode<typename Matrix::value_type>(mode);
+  if (m == Mode::none) {
+    spmv(exec, handle, alpha, a, x, beta, y);
+    return;
+  }
+  detail::check_types<ExecutionSpace, Matrix, XView, YView>();
+  static_assert(std::is_same_v<ExecutionSpace, HandleSpace>,
+                "kobalt::spmv: the handle was built for another execution space type");
+  detail::check_extents(a, x, y, m);
+  detail::check_no_alias(x, y);
+  detail::check_handle_matrix(handle.matrix(), a);
+  const auto& op = handle.op_handle(exec, m);
+  spmv(exec, op, alpha, op.matrix(), x, beta, y);
+}
+
+/// spmv with a mode and without a handle: builds op(A) as a Csr on every
+/// call for modes other than N (a conversion per call: for repeated
+/// products build a handle once instead).
+template <class ExecutionSpace, class Matrix, class XView, class YView,
+          class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
+void spmv(const ExecutionSpace& exec, const char mode[], typename YView::const_value_type alpha,
+          const Matrix& a, const XView& x, typename YView::const_value_type beta,
+          const YView& y) {
+  const Mode m = detail::effective_mode<typename Matrix::value_type>(mode);
+  if (m == Mode::none) {
+    spmv(exec, alpha, a, x, beta, y);
+    return;
+  }
+  detail::check_types<ExecutionSpace, Matrix, XView, YView>();
+  detail::check_extents(a, x, y, m);
+  detail::check_no_alias(x, y);
+  spmv(exec, alpha, to_csr(exec, a, m), x, beta, y);
+}
+
+/// spmv with a mode on the default instance of the matrix's execution space
+/// (KokkosSparse::spmv(mode, alpha, A, x, beta, y)).
+template <class Matrix, class XView, class YView>
+void spmv(const char mode[], typename YView::const_value_type alpha, const Matrix& a,
+          const XView& x, typename YView::const_value_type beta, const YView& y) {
+  spmv(typename Matrix::execution_space(), mode, alpha, a, x, beta, y);
 }
 
 }  // namespace kobalt
