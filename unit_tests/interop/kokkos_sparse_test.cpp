@@ -58,6 +58,15 @@ struct InteropNames {
   }
 };
 
+/// values(k) *= factor on the device (a free function: CUDA forbids extended
+/// lambdas in a test body, a private member of its test class).
+template <class ValueView, class Value>
+void scale_on_device(const ValueView& values, Value factor) {
+  Kokkos::parallel_for(
+      "scale", Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, values.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t k) { values(k) *= factor; });
+}
+
 template <class T>
 class KokkosSparseInterop : public ::testing::Test {};
 TYPED_TEST_SUITE(KokkosSparseInterop, InteropTypeList, InteropNames);
@@ -174,10 +183,7 @@ TYPED_TEST(KokkosSparseInterop, BothDirectionsShareTheArrays) {
 
   // A write through A's values shows in Kobalt's product: after scaling
   // them by 5, y = A * ones is 5 times the row sums 1 + 2, 0, 3 + 4 + 5, 0 + 6.
-  const auto values = A.values;
-  Kokkos::parallel_for(
-      "scale", Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, values.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t k) { values(k) *= V(5); });
+  scale_on_device(A.values, V(5));
   Kokkos::View<V*, device> x("x", 5), y("y", 4);
   Kokkos::deep_copy(x, V(1));
   kobalt::spmv(V(1), a, x, V(0), y);
