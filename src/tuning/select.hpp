@@ -436,17 +436,28 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 //   fixup) decides: load_balance won on 4 of 6 (shared arrow 19.5 vs 16.1,
 //   as-caida 15.0 vs 11.6, ego-Facebook 24.7 vs 19.2, bayer10 13.3 vs
 //   10.3), merge_path on Groebner (19.9 vs 15.5) and wiki-Vote (10.3 vs 9.3).
+// - Rows of at most 7 entries on NVIDIA take basic (a thread per row)
+//   instead of classical, whose subwarp of 4 lanes then idles half its
+//   lanes. Measured on the H200 (2026-11-22, fp64/int32, kobalt-bench,
+//   perf_tests/results/h200/h200.json): basic beat classical on every
+//   matrix whose longest row is <= 7 (lap3d:200 387 vs 206 GFLOP/s,
+//   laplacian7pt_100 228 vs 172, tall 185 vs 165; nos7, orsreg_1,
+//   cryg2500, luxembourg_osm tied within 0.1) and lost from 8 on (uniform 8
+//   per row 68 vs 136: classical's lanes load a row's random columns side
+//   by side). Found through the CG example, where CSR ran at 0.63x
+//   KokkosSparse on the 7-point Laplacian (issue 18).
 // - AMD: 003's 1e8 and 768 ([ext] Ginkgo), not measured here; load_balance.
 /// The limits of csr::automatic's rule (003 Alg. 3) on one kind of device.
 struct CsrAutomaticLimits {
   std::int64_t nnz_limit;  ///< 0 = no limit on the nonzeros
   std::int64_t row_len_limit;  ///< load_balance when a row is longer
   std::int64_t merge_path_nnz;  ///< load_balance's cases take merge_path from here; 0 = never
+  std::int64_t basic_row_len;  ///< basic when no row is longer; 0 = never
 };
 /// The limits for the profile's device: AMD (HIP) or any other.
 inline CsrAutomaticLimits csr_automatic_limits(const DeviceProfile& profile) {
-  if (profile.backend == "HIP") return {100000000, 768, 0};
-  return {0, 1024, 200000};
+  if (profile.backend == "HIP") return {100000000, 768, 0, 0};
+  return {0, 1024, 200000, 7};
 }
 
 /// The kernel csr::automatic runs (003 Alg. 3), with the reason. Statistics
@@ -478,6 +489,11 @@ inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stat
                     std::to_string(limits.row_len_limit) + " (003 Alg. 3)");
   if (stats.max_row_nnz == 0 && stats.nnz > 0)
     return {csr::load_balance{}, "automatic: longest row unknown"};
+  if (stats.max_row_nnz <= limits.basic_row_len)
+    return {csr::basic{}, "automatic: longest row " + std::to_string(stats.max_row_nnz) +
+                              " <= " + std::to_string(limits.basic_row_len) +
+                              ": basic, a thread per row (H200 measurement; 003 Alg. 3's classical "
+                              "above)"};
   return {csr::classical{},
           "automatic: " +
               (limits.nnz_limit > 0 ? "nnz " + std::to_string(stats.nnz) + " <= " +

@@ -153,14 +153,15 @@ TEST(SelectCsr, AutomaticOnHostsIsTheStaticPartition) {
 }
 
 // 003 Alg. 3 on NVIDIA: a row longer than 1024 takes
-// load_balance, or merge_path from 2e5 nonzeros; classical otherwise (003's
-// 1e6-nonzero limit dropped after the H200 measurement in select.hpp); AMD:
-// 1e8 nonzeros and 768, load_balance.
+// load_balance, or merge_path from 2e5 nonzeros; basic when no row is
+// longer than 7, classical otherwise (003's 1e6-nonzero limit dropped and
+// basic added after the H200 measurements in select.hpp); AMD: 1e8
+// nonzeros and 768, load_balance.
 TEST(SelectCsr, AutomaticFollows003Alg3) {
   const DeviceProfile gpu = fake_gpu_profile();
   DeviceProfile amd = gpu;
   amd.backend = "HIP";
-  const std::string lb = "load_balance", mp = "merge_path", cl = "classical";
+  const std::string lb = "load_balance", mp = "merge_path", cl = "classical", ba = "basic";
   const struct {
     std::int64_t rows, longest;
     double mean;
@@ -169,7 +170,9 @@ TEST(SelectCsr, AutomaticFollows003Alg3) {
                {1000, 1025, 5.0, lb, lb},         {200000, 10, 5.0, cl, cl},
                {200001, 10, 5.0, cl, cl},         {1000, 769, 5.0, cl, lb},
                {30000000, 10, 5.0, cl, lb},       {30000000, 2000, 5.0, mp, lb},
-               {39999, 2000, 5.0, lb, lb},        {40000, 2000, 5.0, mp, lb}};
+               {39999, 2000, 5.0, lb, lb},        {40000, 2000, 5.0, mp, lb},
+               {1000, 7, 5.0, ba, cl},            {30000000, 7, 6.9, ba, lb},
+               {1000, 8, 5.0, cl, cl}};
   for (const auto& c : cases) {
     const MatrixStats st = stats_of(c.rows, c.longest, c.mean);
     for (const auto& [profile, kernel] : {std::pair{gpu, c.nvidia}, std::pair{amd, c.amd}}) {
