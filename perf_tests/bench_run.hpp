@@ -35,13 +35,15 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kobalt::bench {
 
 inline const char* traffic_model =
-    "bytes = format storage (values, indices, pointers, padding, permutation) + x read once "
-    "(cols*K*sizeof(value)) + y written once (rows*K*sizeof(value)); beta = 0";
+    "bytes = format storage (values, indices, pointers, padding, permutation; a Kobalt format "
+    "under mode T or H, or C for complex values: the Csr copy of op(A) it applies) + x read once "
+    "(cols of op(A)*K*sizeof(value)) + y written once (rows of op(A)*K*sizeof(value)); beta = 0";
 
 /// The triad probe, run once, when the first bandwidth fraction needs it (a
 /// run whose inputs all fail never pays for it). Its line goes to stdout
@@ -113,6 +115,21 @@ std::pair<double, bool> check(const View& y, const std::vector<ReferenceResult>&
   return {worst, ok};
 }
 
+/// op(A)'s entries on the host, for the reference: A's triplets transposed
+/// for T and H, conjugated for C and H (conjugate() is the identity for
+/// real values).
+template <class Value, class Index>
+Triplets<Value, Index> op_triplets(const Triplets<Value, Index>& a, Mode mode) {
+  Triplets<Value, Index> t = a;
+  if (transposes(mode)) {
+    std::swap(t.rows, t.cols);
+    std::swap(t.row, t.col);
+  }
+  if (conjugates(mode))
+    for (auto& v : t.val) v = conjugate(v);
+  return t;
+}
+
 /// Entries of device View `y` whose bits differ from host copy `before`.
 template <class HostView, class View>
 std::size_t differing_bits(const HostView& before, const View& y) {
@@ -152,9 +169,13 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
   m.empty_rows = stats.empty_rows;
   m.row_class = stats.regular() ? "regular" : "irregular";
 
-  // Inputs and the reference, once per matrix.
+  // Inputs and the reference, once per matrix: x has op(A)'s columns, y
+  // its rows (A's rows and columns swapped for T and H).
   const int k = o.rhs;
-  const auto host = to_triplets(csr);
+  const Mode mode = parse_mode(o.mode.c_str());
+  const Index op_rows = transposes(mode) ? csr.cols() : csr.rows();
+  const Index op_cols = transposes(mode) ? csr.rows() : csr.cols();
+  const auto host = op_triplets(to_triplets(csr), mode);
   View x, y;
   check_storage<typename View::memory_space>(
       "kobalt-bench: x and y",
@@ -162,32 +183,44 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
           static_cast<std::uint64_t>(k) * sizeof(Value),
       0);
   if constexpr (View::rank == 1) {
-    x = View("x", csr.cols());
-    y = View("y", csr.rows());
+    x = View("x", op_cols);
+    y = View("y", op_rows);
   } else {
-    x = View("x", csr.cols(), k);
-    y = View("y", csr.rows(), k);
+    x = View("x", op_cols, k);
+    y = View("y", op_rows, k);
   }
   auto xh = Kokkos::create_mirror_view(x);
   std::vector<ReferenceResult> ref;
   for (int j = 0; j < k; ++j) {
-    std::vector<Value> xj(csr.cols());
-    for (Index c = 0; c < csr.cols(); ++c) {
+    std::vector<Value> xj(op_cols);
+    for (Index c = 0; c < op_cols; ++c) {
       xj[c] = Value(1) + Value((c + 3 * j) % 7) / Value(8);
       if constexpr (View::rank == 1) xh(c) = xj[c];
       else xh(c, j) = xj[c];
     }
-    ref.push_back(reference_spmv(host, 1.0, xj, 0.0, std::vector<Value>(csr.rows(), Value(0))));
+    ref.push_back(reference_spmv(host, 1.0, xj, 0.0, std::vector<Value>(op_rows, Value(0))));
   }
   Kokkos::deep_copy(x, xh);
 
-  // One CSR SpMV is the unit of setup cost (000 §5.3).
+  // One CSR SpMV of A (mode N, whatever --mode says) is the unit of setup
+  // cost (000 §5.3); its own x and y where op(A) has other extents.
   double csr_seconds = 0;
   {
     auto unit = prepare<View>(FormatSpec::parse("csr:classical"), csr);
     TimingOptions quick = o.timing;
     quick.budget_seconds = std::min(quick.budget_seconds, 0.2);
-    csr_seconds = time_runs([&] { unit.apply(x, y); }, quick, clock, flusher).median;
+    View ux = x, uy = y;
+    if (transposes(mode)) {
+      if constexpr (View::rank == 1) {
+        ux = View("unit x", csr.cols());
+        uy = View("unit y", csr.rows());
+      } else {
+        ux = View("unit x", csr.cols(), k);
+        uy = View("unit y", csr.rows(), k);
+      }
+      Kokkos::deep_copy(ux, Value(1));
+    }
+    csr_seconds = time_runs([&] { unit.apply(ux, uy); }, quick, clock, flusher).median;
   }
 
   const double flops = 2.0 * static_cast<double>(m.nnz) * k;
@@ -220,7 +253,7 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
     try {
       Kokkos::fence();
       Kokkos::Timer setup;
-      op = prepare<View>(spec, csr, k);
+      op = prepare<View>(spec, csr, k, 0, mode);
       Kokkos::fence();
       r.setup_ms = setup.seconds() * 1e3;
     } catch (const format_too_large& e) {
@@ -241,8 +274,17 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
     r.stored_entries = op.stored;
     if (csr_seconds > 0) r.setup_csr_spmvs = r.setup_ms * 1e-3 / csr_seconds;
     Kokkos::deep_copy(y, std::numeric_limits<Value>::quiet_NaN());
-    op.apply(x, y);
-    Kokkos::fence();
+    try {
+      op.apply(x, y);
+      Kokkos::fence();
+    } catch (const std::exception& e) {
+      // A peer refusing at its first call (cuSPARSE or rocSPARSE and an
+      // operation one of their algorithms lacks): an error row, not the input's end.
+      r.error = e.what();
+      r.error_kind = "failed";
+      m.results.push_back(r);
+      continue;
+    }
     const auto [worst, ok] = check<View, Value>(y, ref);
     r.max_relative_error = worst;
     if (!ok) {
@@ -273,7 +315,8 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
     r.time_ms_min = t.min * 1e3;
     r.reps = t.reps;
     r.gflops = flops / t.median * 1e-9;
-    const double bytes = static_cast<double>(op.bytes) +
+    // x read once and y written once: rows + cols of op(A) = of A.
+    const double bytes = static_cast<double>(op.traffic_bytes > 0 ? op.traffic_bytes : op.bytes) +
                          sizeof(Value) * k * (static_cast<double>(m.cols) + m.rows);
     r.gb_per_s = bytes / t.median * 1e-9;
     const double triad_gbs = triad.gb_per_s();
@@ -293,10 +336,12 @@ template <class Value, class Index>
 std::vector<std::string> checked_inputs(const Options& o) {
   try {
     const std::vector<std::string> specs = o.formats.empty() ? default_format_specs() : o.formats;
+    const Mode mode = parse_mode(o.mode.c_str());
     if (o.rhs == 1)
-      check_format_specs<Kokkos::View<Value*>, Value, Index>(specs, o.rhs);
+      check_format_specs<Kokkos::View<Value*>, Value, Index>(specs, o.rhs, mode);
     else
-      check_format_specs<Kokkos::View<Value**, Kokkos::LayoutLeft>, Value, Index>(specs, o.rhs);
+      check_format_specs<Kokkos::View<Value**, Kokkos::LayoutLeft>, Value, Index>(specs, o.rhs,
+                                                                                 mode);
     return expand_inputs(o.inputs);
   } catch (const std::invalid_argument& e) {
     throw usage_error(e.what());
@@ -323,6 +368,7 @@ int run(const Options& o, const Provenance& provenance) {
   info.value_type = o.value;
   info.index_type = o.index;
   info.rhs = o.rhs;
+  info.mode = o.mode;
   info.clock = DeviceClock::name();
   info.cache = o.timing.cold ? "cold" : "warm";
   info.warmup = o.timing.warmup;
@@ -330,9 +376,11 @@ int run(const Options& o, const Provenance& provenance) {
   info.max_reps = o.timing.max_reps;
   info.budget_seconds = o.timing.budget_seconds;
   info.traffic_model = traffic_model;
-  std::printf("# %s on %s, Kokkos %d, %s/%s, %d rhs, %s caches, clock %s\n",
+  std::printf("# %s on %s, Kokkos %d, %s/%s, %d rhs, mode %s (y = %s*x), %s caches, clock %s\n",
               info.execution_space.c_str(), info.device.c_str(), info.kokkos_version,
-              o.value.c_str(), o.index.c_str(), o.rhs, info.cache.c_str(), info.clock.c_str());
+              o.value.c_str(), o.index.c_str(), o.rhs, o.mode.c_str(),
+              o.mode == "T" ? "A^T" : o.mode == "C" ? "conj(A)" : o.mode == "H" ? "A^H" : "A",
+              info.cache.c_str(), info.clock.c_str());
   if (info.last_level_cache_bytes > 0 && !o.timing.cold)
     std::printf("# of_bw marked *: x, y and the matrix fit the %llu MiB last-level cache (warm "
                 "runs measure the cache; --cold for memory)\n",

@@ -29,19 +29,32 @@ struct Operator {
   std::string strategy;   ///< what actually runs: format parameters + the handle's policy
   std::string rule;       ///< why (the selector's rule); empty for peers
   std::uint64_t bytes = 0;     ///< storage of the format, padding included
+  /// matrix bytes one apply reads when not `bytes`: a Kobalt format under
+  /// --mode T/C/H applies the Csr copy of op(A) its handle keeps; 0: bytes
+  std::uint64_t traffic_bytes = 0;
   std::int64_t stored = 0;     ///< stored entries, padding included
   std::optional<bool> reproducible;  ///< Kobalt: the handle adds in a fixed order
 };
+
+/// The operation an apply with `mode` really needs for Value: for real
+/// values C is N and H is T (as kobalt::spmv and KokkosSparse::spmv read them).
+template <class Value>
+Mode applied_mode(Mode mode) {
+  if (is_complex_v<Value>) return mode;
+  return transposes(mode) ? Mode::transpose : Mode::none;
+}
 
 /// A Kobalt operator: a handle built once (its setup counts as setup time),
 /// applied on the default instance. `layout` names the format's own
 /// parameters ("t=12"), the handle adds the kernel and launch shapes.
 /// `strategy` unset: the format's default, or with `reproducible` its
-/// fixed-order default (tuning::reproducible_strategy).
+/// fixed-order default (tuning::reproducible_strategy). `mode` other than
+/// N: y = op(A)*x through kobalt::spmv(exec, handle, mode, ...), whose Csr
+/// copy of op(A) (SpmvHandle::op_handle) is built here, so in setup time.
 template <class Matrix, class View>
 Operator<View> wrap(Matrix a, const std::string& layout,
                     const std::optional<typename tuning::format_strategy<Matrix>::type>& strategy,
-                    bool reproducible) {
+                    bool reproducible, Mode mode = Mode::none) {
   using exec = typename Matrix::execution_space;
   using strategy_type = typename tuning::format_strategy<Matrix>::type;
   Operator<View> op;
@@ -54,10 +67,28 @@ Operator<View> wrap(Matrix a, const std::string& layout,
   op.strategy = (layout.empty() ? "" : layout + " ") + handle.summary();
   op.rule = handle.policy().rule;
   op.reproducible = handle.reproducible();
-  op.apply = [a, handle](const View& x, const View& y) {
-    using scalar = typename View::non_const_value_type;
-    kobalt::spmv(exec(), handle, scalar(1), a, x, scalar(0), y);
-  };
+  const Mode applied = applied_mode<typename Matrix::value_type>(mode);
+  if (applied != Mode::none) {
+    // What runs is the handle's Csr copy of op(A): its kernel, its bits.
+    const auto& op_handle = handle.op_handle(exec(), applied);
+    op.strategy += std::string(" op(") + mode_name(applied) + "): Csr copy of " +
+                   std::to_string(op_handle.matrix().bytes()) + " bytes, " + op_handle.summary();
+    op.rule += std::string("; op(") + mode_name(applied) + "): " + op_handle.policy().rule;
+    op.reproducible = op_handle.reproducible();
+    op.traffic_bytes = op_handle.matrix().bytes();
+  }
+  if (mode == Mode::none) {
+    op.apply = [a, handle](const View& x, const View& y) {
+      using scalar = typename View::non_const_value_type;
+      kobalt::spmv(exec(), handle, scalar(1), a, x, scalar(0), y);
+    };
+  } else {
+    // The mode as given ("C" and "H" too): the library maps them for real values.
+    op.apply = [a, handle, name = mode_name(mode)](const View& x, const View& y) {
+      using scalar = typename View::non_const_value_type;
+      kobalt::spmv(exec(), handle, name, scalar(1), a, x, scalar(0), y);
+    };
+  }
   return op;
 }
 
@@ -97,7 +128,8 @@ inline std::vector<std::string> default_format_specs() {
 
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare(const FormatSpec& spec, const Csr<Value, Index, Device>& csr,
-                       int rhs_columns = 1, std::uint64_t max_bytes = 0);
+                       int rhs_columns = 1, std::uint64_t max_bytes = 0,
+                       Mode mode = Mode::none);
 
 /// The storage a spec may take on check_format_specs' 2 x 2 identity. A
 /// spec asking for more there (sellp:b=611111111 pads two rows to 611M:
@@ -112,7 +144,8 @@ inline constexpr std::uint64_t spec_check_bytes = std::uint64_t{1} << 20;
 /// Failures that depend on the matrix (too large, wrong shape) are left to
 /// each input's run, where they become error rows.
 template <class View, class Value, class Index>
-void check_format_specs(const std::vector<std::string>& specs, int rhs_columns) {
+void check_format_specs(const std::vector<std::string>& specs, int rhs_columns,
+                        Mode mode = Mode::none) {
   Triplets<Value, Index> t;
   t.rows = t.cols = 2;
   t.push_back(0, 0, Value(1));
@@ -121,7 +154,7 @@ void check_format_specs(const std::vector<std::string>& specs, int rhs_columns) 
   const auto identity = make_csr(t);
   for (const auto& text : specs) {
     try {
-      (void)prepare<View>(FormatSpec::parse(text), identity, rhs_columns, spec_check_bytes);
+      (void)prepare<View>(FormatSpec::parse(text), identity, rhs_columns, spec_check_bytes, mode);
     } catch (const invalid_parameter& e) {
       throw std::invalid_argument("format spec '" + text + "': " + e.what());
     } catch (const std::invalid_argument&) {
@@ -134,26 +167,29 @@ void check_format_specs(const std::vector<std::string>& specs, int rhs_columns) 
 
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare_cusparse(const FormatSpec& spec, const Csr<Value, Index, Device>& a,
-                                int rhs_columns);
+                                int rhs_columns, Mode mode);
 
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare_rocsparse(const FormatSpec& spec, const Csr<Value, Index, Device>& a,
-                                 int rhs_columns);
+                                 int rhs_columns, Mode mode);
 
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare_mkl(const FormatSpec& spec, const Csr<Value, Index, Device>& a,
-                           int rhs_columns);
+                           int rhs_columns, Mode mode);
 
 template <class View, class Value, class Index, class Device>
-Operator<View> prepare_kokkos_kernels(const FormatSpec& spec, const Csr<Value, Index, Device>& a);
+Operator<View> prepare_kokkos_kernels(const FormatSpec& spec, const Csr<Value, Index, Device>& a,
+                                      Mode mode);
 
 /// Converts `csr` as `spec` says, for x and y of `rhs_columns` columns
 /// (peers that plan per column count need it), into at most `max_bytes` of
-/// storage (0: what the device holds; Kobalt formats only). Unknown names
-/// and keys throw invalid_argument.
+/// storage (0: what the device holds; Kobalt formats only), to apply
+/// y = op(A)*x with op given by `mode` (--mode). Unknown names and keys
+/// throw invalid_argument.
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare(const FormatSpec& given, const Csr<Value, Index, Device>& csr,
-                       [[maybe_unused]] int rhs_columns, std::uint64_t max_bytes) {
+                       [[maybe_unused]] int rhs_columns, std::uint64_t max_bytes,
+                       [[maybe_unused]] Mode mode) {
   // reproducible=1, on every Kobalt format: a handle made with kobalt::reproducible.
   FormatSpec spec = given;
   const bool reproducible = !is_peer(spec.name) && spec.take_flag("reproducible");
@@ -169,7 +205,7 @@ Operator<View> prepare(const FormatSpec& given, const Csr<Value, Index, Device>&
           "csr strategy '" + spec.word +
           "' is not built (known: automatic, basic, classical, load_balance, merge_path)");
     auto a = to_csr(csr, convert_options{max_bytes});
-    return wrap<decltype(a), View>(a, "", strategy, reproducible);
+    return wrap<decltype(a), View>(a, "", strategy, reproducible, mode);
   }
   if (spec.name == "coo") {
     spec.only({});
@@ -179,7 +215,7 @@ Operator<View> prepare(const FormatSpec& given, const Csr<Value, Index, Device>&
     else if (!spec.word.empty())
       throw std::invalid_argument("coo strategy '" + spec.word +
                                   "' is not built (known: segmented, load_balance)");
-    return wrap<Coo<Value, Index, Device>, View>(to_coo(csr, convert_options{max_bytes}), "", strategy, reproducible);
+    return wrap<Coo<Value, Index, Device>, View>(to_coo(csr, convert_options{max_bytes}), "", strategy, reproducible, mode);
   }
   if (spec.name == "ell") {
     spec.only({"width", "stride"});
@@ -195,7 +231,7 @@ Operator<View> prepare(const FormatSpec& given, const Csr<Value, Index, Device>&
     p.max_bytes = max_bytes;
     auto a = to_ell(csr, p);
     return wrap<decltype(a), View>(a, "width=" + std::to_string(a.stored_per_row()), strategy,
-                                   reproducible);
+                                   reproducible, mode);
   }
   if (spec.name == "sellp") {
     spec.only({"b", "t", "sigma"});
@@ -209,7 +245,7 @@ Operator<View> prepare(const FormatSpec& given, const Csr<Value, Index, Device>&
         a, "b=" + std::to_string(p.slice_size) + ",t=" + std::to_string(p.stride_factor) +
                (p.sort_window > 1 ? ",sigma=" + std::to_string(p.sort_window) : "") +
                ",stored=" + std::to_string(a.stored()),
-        std::nullopt, reproducible);
+        std::nullopt, reproducible, mode);
   }
   if (spec.name == "hybrid") {
     hybrid::partition strategy = hybrid::automatic{};
@@ -233,7 +269,7 @@ Operator<View> prepare(const FormatSpec& given, const Csr<Value, Index, Device>&
     auto a = to_hybrid(csr, strategy, convert_options{max_bytes});
     return wrap<decltype(a), View>(
         a, hybrid::describe(strategy) + ",t=" + std::to_string(a.ell_width()), std::nullopt,
-        reproducible);
+        reproducible, mode);
   }
   if (spec.name == "csrk") {
     spec.only({"k", "srs", "ssrs", "rcm"});
@@ -248,7 +284,7 @@ Operator<View> prepare(const FormatSpec& given, const Csr<Value, Index, Device>&
     std::string what = "k=" + std::to_string(a.k()) + ",srs=" + std::to_string(a.super_row_size());
     if (a.k() == 3) what += ",ssrs=" + std::to_string(a.super_super_row_size());
     if (a.is_permuted()) what += ",rcm";
-    return wrap<decltype(a), View>(a, what, std::nullopt, reproducible);
+    return wrap<decltype(a), View>(a, what, std::nullopt, reproducible, mode);
   }
   if (spec.name == "aligned_coo") {
     spec.only({"seg_size", "flat_unit"});
@@ -266,32 +302,32 @@ Operator<View> prepare(const FormatSpec& given, const Csr<Value, Index, Device>&
                                           ",seg_size=" + std::to_string(a.seg_size()) +
                                           ",num_seg=" + std::to_string(a.num_segments()) +
                                           ",flat_nnz=" + std::to_string(a.flat().nnz()),
-                                   std::nullopt, reproducible);
+                                   std::nullopt, reproducible, mode);
   }
   if (spec.name == "kk") {
 #if defined(KOBALT_BENCH_KOKKOSKERNELS)
-    return prepare_kokkos_kernels<View>(spec, csr);
+    return prepare_kokkos_kernels<View>(spec, csr, mode);
 #else
     throw std::invalid_argument("peer 'kk' is not built: configure with -DKOBALT_ENABLE_KOKKOSKERNELS=ON");
 #endif
   }
   if (spec.name == "cusparse") {
 #if defined(KOBALT_BENCH_CUSPARSE)
-    return prepare_cusparse<View>(spec, csr, rhs_columns);
+    return prepare_cusparse<View>(spec, csr, rhs_columns, mode);
 #else
     throw std::invalid_argument("peer 'cusparse' is not built: configure a CUDA build with -DKOBALT_ENABLE_CUSPARSE=ON");
 #endif
   }
   if (spec.name == "rocsparse") {
 #if defined(KOBALT_BENCH_ROCSPARSE)
-    return prepare_rocsparse<View>(spec, csr, rhs_columns);
+    return prepare_rocsparse<View>(spec, csr, rhs_columns, mode);
 #else
     throw std::invalid_argument("peer 'rocsparse' is not built: configure a HIP build with -DKOBALT_ENABLE_ROCSPARSE=ON");
 #endif
   }
   if (spec.name == "mkl") {
 #if defined(KOBALT_BENCH_MKL)
-    return prepare_mkl<View>(spec, csr, rhs_columns);
+    return prepare_mkl<View>(spec, csr, rhs_columns, mode);
 #else
     throw std::invalid_argument("peer 'mkl' is not built: configure a host (OpenMP or Serial) build with -DKOBALT_ENABLE_MKL=ON");
 #endif

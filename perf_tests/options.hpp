@@ -4,6 +4,7 @@
 
 #include "timing.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
@@ -18,8 +19,9 @@ namespace kobalt::bench {
 
 inline const char* usage_text = R"(usage: kobalt-bench [options] INPUT...
 
-Runs y = A*x with every requested format and peer on every input, checks each
-y against a sequential reference (double accumulation), and prints one table
+Runs y = op(A)*x (--mode; default y = A*x) with every requested format and
+peer on every input, checks each y against a sequential reference (double
+accumulation, on op(A)'s entries), and prints one table
 row per format (stdout), a progress line per matrix (stderr) and, with --json,
 one JSON object per matrix.
 
@@ -66,6 +68,15 @@ OPTIONS
   --index T       int32 | int64 (default int32)
   --rhs K         right-hand sides, 1..65536 (default 1; K > 1 uses rank-2
                   LayoutLeft)
+  --mode M        op(A) of y = op(A)*x, KokkosSparse's spelling: N (A, the
+                  default), T (A^T), C (conj(A)) or H (A^H); for real values
+                  C is N and H is T. x has op(A)'s columns (A's rows for T
+                  and H), y op(A)'s rows. Kobalt formats apply a Csr copy of
+                  op(A) that the handle builds once (SpmvHandle::op_handle,
+                  counted in setup); peers get their own operation: kk the
+                  same mode, cusparse and rocsparse opA/trans = TRANSPOSE or
+                  CONJUGATE_TRANSPOSE (a variant the library refuses is an
+                  error row), mkl SPARSE_OPERATION_(CONJUGATE_)TRANSPOSE
   --reorder rcm   give every format and peer the RCM-reordered matrix
                   (default: the input's own ordering, 002's caveat)
   --warmup N      untimed runs before timing, 0..1000000 (default 3)
@@ -90,11 +101,12 @@ OPTIONS
 Timing: device fenced before and after every timed call; CUDA events on CUDA,
 a host timer elsewhere; median and minimum reported. GFLOP/s = 2*nnz*K/t
 (padding not counted). GB/s uses the traffic model: the format's stored
-bytes (padding, pointers and permutations included) + x read once + y
+bytes (padding, pointers and permutations included; a Kobalt format applying
+a Csr copy of op(A) under --mode: that copy's bytes) + x read once + y
 written once (beta = 0). of_bw = GB/s over the triad probe's GB/s from the
 same process, marked * when x, y and the matrix fit the last-level cache
-(warm runs then measure the cache; the JSON says cache_resident). Setup is the conversion time, also in units of one CSR
-(classical) SpMV. A y outside the tolerance (n_i + 4) * eps * sum_j |a_ij x_j|
+(warm runs then measure the cache; the JSON says cache_resident). Setup is the conversion time (with --mode, building op(A)
+included), also in units of one CSR (classical) SpMV of A. A y outside the tolerance (n_i + 4) * eps * sum_j |a_ij x_j|
 in any row is reported as an error and its time is not counted; a row whose
 reference is NaN or Inf, or whose terms overflow the value type, may come
 out NaN or Inf.
@@ -118,6 +130,7 @@ handle changing its bits), whatever else happened.
 struct Options {
   std::vector<std::string> inputs, formats;
   std::string value = "double", index = "int32", reorder = "file", json;
+  std::string mode = "N";  ///< op(A): "N", "T", "C" or "H" (upper case)
   int rhs = 1;
   std::int64_t triad_bytes = 0;  ///< 0: default_triad_bytes() (device_info.hpp)
   TimingOptions timing;
@@ -228,6 +241,11 @@ inline Options parse_options(int argc, char** argv, const std::string& generator
       if (o.index != "int32" && o.index != "int64") fail_usage("--index must be int32 or int64");
     } else if (a == "--rhs") {
       o.rhs = static_cast<int>(integer(next(i), "--rhs", 1, max_rhs));
+    } else if (a == "--mode") {
+      o.mode = next(i);
+      if (o.mode.size() == 1) o.mode[0] = static_cast<char>(std::toupper(o.mode[0]));
+      if (o.mode != "N" && o.mode != "T" && o.mode != "C" && o.mode != "H")
+        fail_usage("--mode must be N, T, C or H (A, A^T, conj(A), A^H), got '" + o.mode + "'");
     } else if (a == "--reorder") {
       o.reorder = next(i);
       if (o.reorder != "rcm") fail_usage("--reorder takes rcm");

@@ -61,6 +61,7 @@ struct RunInfo {
   int kokkos_version = 0;
   std::string execution_space, device, value_type, index_type, clock, cache, traffic_model;
   int rhs = 1, warmup = 0, min_reps = 0, max_reps = 0;
+  std::string mode = "N";  ///< --mode: y = op(A)*x with op "N", "T", "C" or "H"
   double budget_seconds = 0;
   std::int64_t triad_bytes = 0;  ///< 0: the probe did not run (no result needed it)
   double triad_seconds = 0, triad_gb_per_s = 0;
@@ -108,7 +109,7 @@ inline void write_json(std::ostream& os, const RunInfo& run, const std::vector<M
   os << "{\n  \"kobalt_bench\": {\"version\": 2, \"kokkos_version\": " << run.kokkos_version
      << ", \"execution_space\": " << quote(run.execution_space)
      << ", \"device\": " << quote(run.device) << ", \"value_type\": " << quote(run.value_type)
-     << ", \"index_type\": " << quote(run.index_type) << ", \"rhs\": " << run.rhs
+     << ", \"index_type\": " << quote(run.index_type) << ", \"rhs\": " << run.rhs << ", \"mode\": " << quote(run.mode)
      << ", \"last_level_cache_bytes\": "
      << (run.last_level_cache_bytes ? std::to_string(run.last_level_cache_bytes) : "null")
      << ",\n    \"provenance\": {\"kobalt_version\": " << quote(p.kobalt_version)

@@ -2,7 +2,8 @@
 // cuSPARSE as a peer in kobalt-bench: cusparseSpMV on the same CSR arrays
 // (no copy, same ordering), with cusparseSpMV_preprocess done in setup; for
 // several right-hand sides (--rhs K, column-major x and y) cusparseSpMM with
-// cusparseSpMM_preprocess.
+// cusparseSpMM_preprocess. --mode T/H: opA = CUSPARSE_OPERATION_TRANSPOSE /
+// CONJUGATE_TRANSPOSE on the same arrays (no copy), in every call.
 #pragma once
 
 #include "../format_registry.hpp"
@@ -24,6 +25,29 @@ inline void cusparse_check(cusparseStatus_t status, const char* what) {
                              cusparseGetErrorString(status));
 }
 
+/// cuSPARSE's opA for `mode`: for real values C is NON_TRANSPOSE and H is
+/// TRANSPOSE (as Kokkos Kernels' cuSPARSE path maps them); cuSPARSE has no
+/// conjugate-only operation, so complex C cannot run (an error row).
+template <class Value>
+cusparseOperation_t cusparse_operation(Mode mode) {
+  switch (applied_mode<Value>(mode)) {
+    case Mode::none: return CUSPARSE_OPERATION_NON_TRANSPOSE;
+    case Mode::transpose: return CUSPARSE_OPERATION_TRANSPOSE;
+    case Mode::conjugate_transpose: return CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE;
+    case Mode::conjugate: break;
+  }
+  throw std::runtime_error("cusparse: --mode C: cuSPARSE has no conjugate-only opA (N, T or H)");
+}
+
+inline const char* cusparse_operation_name(cusparseOperation_t op) {
+  switch (op) {
+    case CUSPARSE_OPERATION_NON_TRANSPOSE: return "NON_TRANSPOSE";
+    case CUSPARSE_OPERATION_TRANSPOSE: return "TRANSPOSE";
+    case CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE: return "CONJUGATE_TRANSPOSE";
+  }
+  return "an unknown operation";
+}
+
 /// Handle, descriptors and work buffer of one prepared cusparseSpMV.
 struct CusparsePlan {
   cusparseHandle_t handle = nullptr;
@@ -32,6 +56,7 @@ struct CusparsePlan {
   cusparseSpMVAlg_t algorithm = CUSPARSE_SPMV_ALG_DEFAULT;
   cusparseSpMMAlg_t mm_algorithm = CUSPARSE_SPMM_ALG_DEFAULT;
   cudaDataType value_type = CUDA_R_64F;
+  cusparseOperation_t op_a = CUSPARSE_OPERATION_NON_TRANSPOSE;  ///< --mode; opB is always N
   ~CusparsePlan() {
     if (buffer) cudaFree(buffer);
     if (matrix) cusparseDestroySpMat(matrix);
@@ -47,10 +72,15 @@ struct CusparsePlan {
 /// runs cusparseSpMV_preprocess in setup and on Kokkos' CUDA stream.
 /// Rank-2 x and y (--rhs K): cusparseSpMM on column-major dense matrices,
 /// CUSPARSE_SPMM_ALG_DEFAULT, CSR_ALG2 and COO_ALG1 for the three first
-/// variants (SpMM has no Sliced-ELL).
+/// variants (SpMM has no Sliced-ELL). `mode` T or H: opA = TRANSPOSE or
+/// CONJUGATE_TRANSPOSE in the buffer size, preprocess and every call (opB
+/// stays NON_TRANSPOSE); a status other than success names the variant and
+/// opA (an error row: cuSPARSE refusing an algorithm with that opA), except
+/// a preprocess cuSPARSE does not support with that opA, which is skipped
+/// and said so in the strategy.
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare_cusparse(const FormatSpec& spec, const Csr<Value, Index, Device>& a,
-                                int rhs_columns) {
+                                int rhs_columns, Mode mode) {
   static_assert(std::is_same_v<typename View::non_const_value_type, Value>,
                 "cusparse peer: vectors must hold the matrix's value type");
   spec.only({});
@@ -59,6 +89,8 @@ Operator<View> prepare_cusparse(const FormatSpec& spec, const Csr<Value, Index, 
   {
     auto plan = std::make_shared<CusparsePlan>();
     plan->value_type = std::is_same_v<Value, double> ? CUDA_R_64F : CUDA_R_32F;
+    plan->op_a = cusparse_operation<Value>(mode);
+    const bool transposed = plan->op_a != CUSPARSE_OPERATION_NON_TRANSPOSE;
     const cusparseIndexType_t index_type =
         sizeof(Index) == 4 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
     cusparse_check(cusparseCreate(&plan->handle), "create");
@@ -113,6 +145,13 @@ Operator<View> prepare_cusparse(const FormatSpec& spec, const Csr<Value, Index, 
       throw std::invalid_argument("cusparse: variant '" + spec.word +
                                   "' is unknown (known: csr_alg2, coo, sell)");
     }
+    // Failures name the variant and, with --mode, the operation cuSPARSE refused.
+    const std::string context =
+        "cusparse:" + variant +
+        (transposed ? std::string(" with opA = ") + cusparse_operation_name(plan->op_a) : "");
+    auto check = [&context](cusparseStatus_t status, const char* what) {
+      cusparse_check(status, (context + ": " + what).c_str());
+    };
     // Dense operands (vectors, or column-major K-column matrices) described
     // per call; in setup only for the buffer size and the preprocessing.
     struct Dense {
@@ -134,62 +173,73 @@ Operator<View> prepare_cusparse(const FormatSpec& spec, const Csr<Value, Index, 
         if (mat) cusparseDestroyDnMat(mat);
       }
     };
+    // x has op(A)'s columns, y its rows (A's rows and columns for T and H).
+    const std::int64_t op_rows = transposed ? a.cols() : a.rows();
+    const std::int64_t op_cols = transposed ? a.rows() : a.cols();
     View x, y;
     if constexpr (many) {
-      x = View("cusparse::x", a.cols(), rhs_columns);
-      y = View("cusparse::y", a.rows(), rhs_columns);
+      x = View("cusparse::x", op_cols, rhs_columns);
+      y = View("cusparse::y", op_rows, rhs_columns);
     } else {
-      x = View("cusparse::x", a.cols());
-      y = View("cusparse::y", a.rows());
+      x = View("cusparse::x", op_cols);
+      y = View("cusparse::y", op_rows);
     }
     const Value one = 1, zero = 0;
     std::size_t buffer_bytes = 0;
+    bool preprocessed = true;
     {
       const Dense dx(x, plan->value_type), dy(y, plan->value_type);
-      const auto op_n = CUSPARSE_OPERATION_NON_TRANSPOSE;
+      const auto op_a = plan->op_a;
+      const auto op_n = CUSPARSE_OPERATION_NON_TRANSPOSE;  // opB of SpMM
       if constexpr (many) {
-        cusparse_check(cusparseSpMM_bufferSize(plan->handle, op_n, op_n, &one, plan->matrix, dx.mat,
-                                               &zero, dy.mat, plan->value_type, plan->mm_algorithm,
-                                               &buffer_bytes),
-                       "SpMM buffer size");
+        check(cusparseSpMM_bufferSize(plan->handle, op_a, op_n, &one, plan->matrix, dx.mat, &zero,
+                                      dy.mat, plan->value_type, plan->mm_algorithm, &buffer_bytes),
+              "SpMM buffer size");
       } else {
-        cusparse_check(cusparseSpMV_bufferSize(plan->handle, op_n, &one, plan->matrix, dx.vec,
-                                               &zero, dy.vec, plan->value_type, plan->algorithm,
-                                               &buffer_bytes),
-                       "buffer size");
+        check(cusparseSpMV_bufferSize(plan->handle, op_a, &one, plan->matrix, dx.vec, &zero,
+                                      dy.vec, plan->value_type, plan->algorithm, &buffer_bytes),
+              "buffer size");
       }
       if (buffer_bytes > 0 && cudaMalloc(&plan->buffer, buffer_bytes) != cudaSuccess)
         throw std::runtime_error("cusparse: cudaMalloc of the work buffer failed");
+      cusparseStatus_t status;
       if constexpr (many) {
-        cusparse_check(cusparseSpMM_preprocess(plan->handle, op_n, op_n, &one, plan->matrix, dx.mat,
-                                               &zero, dy.mat, plan->value_type, plan->mm_algorithm,
-                                               plan->buffer),
-                       "SpMM preprocess");
+        status = cusparseSpMM_preprocess(plan->handle, op_a, op_n, &one, plan->matrix, dx.mat,
+                                         &zero, dy.mat, plan->value_type, plan->mm_algorithm,
+                                         plan->buffer);
       } else {
-        cusparse_check(cusparseSpMV_preprocess(plan->handle, op_n, &one, plan->matrix, dx.vec,
-                                               &zero, dy.vec, plan->value_type, plan->algorithm,
-                                               plan->buffer),
-                       "preprocess");
+        status = cusparseSpMV_preprocess(plan->handle, op_a, &one, plan->matrix, dx.vec, &zero,
+                                         dy.vec, plan->value_type, plan->algorithm, plan->buffer);
       }
+      // The preprocessing is optional: one cuSPARSE does not offer with this
+      // opA is left out (the strategy says so); any other failure is an error.
+      if (transposed && status == CUSPARSE_STATUS_NOT_SUPPORTED) preprocessed = false;
+      else check(status, many ? "SpMM preprocess" : "preprocess");
     }
 
     Operator<View> op;
     op.strategy = many ? variant + " (SpMM)" : variant;
+    if (transposed) {
+      op.strategy += std::string(", opA ") + cusparse_operation_name(plan->op_a);
+      if (!preprocessed) op.strategy += " (no preprocess: not supported with this opA)";
+    }
     op.bytes = bytes;
     op.stored = stored;
-    op.apply = [plan, keep](const View& x, const View& y) {
+    op.apply = [plan, keep, context](const View& x, const View& y) {
       const Value one = 1, zero = 0;
       const Dense dx(x, plan->value_type), dy(y, plan->value_type);
-      const auto op_n = CUSPARSE_OPERATION_NON_TRANSPOSE;
+      const auto op_n = CUSPARSE_OPERATION_NON_TRANSPOSE;  // opB of SpMM
+      cusparseStatus_t status;
       if constexpr (many) {
-        cusparse_check(cusparseSpMM(plan->handle, op_n, op_n, &one, plan->matrix, dx.mat, &zero,
-                                    dy.mat, plan->value_type, plan->mm_algorithm, plan->buffer),
-                       "SpMM");
+        status = cusparseSpMM(plan->handle, plan->op_a, op_n, &one, plan->matrix, dx.mat, &zero,
+                              dy.mat, plan->value_type, plan->mm_algorithm, plan->buffer);
       } else {
-        cusparse_check(cusparseSpMV(plan->handle, op_n, &one, plan->matrix, dx.vec, &zero, dy.vec,
-                                    plan->value_type, plan->algorithm, plan->buffer),
-                       "SpMV");
+        status = cusparseSpMV(plan->handle, plan->op_a, &one, plan->matrix, dx.vec, &zero, dy.vec,
+                              plan->value_type, plan->algorithm, plan->buffer);
       }
+      // The message is built on failure only: nothing allocated in timed calls.
+      if (status != CUSPARSE_STATUS_SUCCESS)
+        cusparse_check(status, (context + (many ? ": SpMM" : ": SpMV")).c_str());
     };
     return op;
   }

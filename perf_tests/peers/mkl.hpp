@@ -54,10 +54,13 @@ inline constexpr MKL_INT mkl_expected_calls = 1000;
 /// mkl_sparse_?_mv with alpha = 1, beta = 0. Rank-2 x and y (--rhs K,
 /// LayoutLeft): mkl_sparse_set_mm_hint and mkl_sparse_?_mm on column-major
 /// dense matrices with the Views' leading dimensions. MKL runs on as many
-/// threads as Kokkos' host space (mkl_set_num_threads in setup).
+/// threads as Kokkos' host space (mkl_set_num_threads in setup). `mode` T or
+/// H: SPARSE_OPERATION_TRANSPOSE (CONJUGATE_TRANSPOSE for complex H) in the
+/// hint and every call, on the same handle (whatever mkl_sparse_optimize
+/// builds for it counts as setup).
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare_mkl(const FormatSpec& spec, const Csr<Value, Index, Device>& a,
-                           int rhs_columns) {
+                           int rhs_columns, Mode mode) {
   static_assert(std::is_same_v<typename View::non_const_value_type, Value>,
                 "mkl peer: vectors must hold the matrix's value type");
   static_assert(std::is_same_v<Value, double> || std::is_same_v<Value, float>,
@@ -69,7 +72,7 @@ Operator<View> prepare_mkl(const FormatSpec& spec, const Csr<Value, Index, Devic
   if (!spec.word.empty()) throw std::invalid_argument("mkl: variant '" + spec.word + "' is unknown (mkl has none)");
   constexpr bool many = View::rank != 1;
   if constexpr (!std::is_same_v<Index, MKL_INT>) {
-    (void)a, (void)rhs_columns;
+    (void)a, (void)rhs_columns, (void)mode;
     // Not a bad spec: this index type cannot run (an error row per input).
     throw std::runtime_error("mkl: this kobalt-bench links MKL's LP64 interface (MKL_INT of " +
                              std::to_string(8 * sizeof(MKL_INT)) +
@@ -98,14 +101,20 @@ Operator<View> prepare_mkl(const FormatSpec& spec, const Csr<Value, Index, Devic
     descr.type = SPARSE_MATRIX_TYPE_GENERAL;
     descr.mode = SPARSE_FILL_MODE_FULL;  // ignored for a general matrix
     descr.diag = SPARSE_DIAG_NON_UNIT;
-    constexpr sparse_operation_t op_n = SPARSE_OPERATION_NON_TRANSPOSE;
+    // For real values C is A and H is A^T; MKL has no conjugate-only operation.
+    sparse_operation_t operation = SPARSE_OPERATION_NON_TRANSPOSE;
+    const Mode applied = applied_mode<Value>(mode);
+    if (applied == Mode::transpose) operation = SPARSE_OPERATION_TRANSPOSE;
+    else if (applied == Mode::conjugate_transpose) operation = SPARSE_OPERATION_CONJUGATE_TRANSPOSE;
+    else if (applied == Mode::conjugate)
+      throw std::runtime_error("mkl: --mode C: MKL has no conjugate-only operation (N, T or H)");
     if constexpr (many) {
-      mkl_check(mkl_sparse_set_mm_hint(handle.get(), op_n, descr, SPARSE_LAYOUT_COLUMN_MAJOR,
+      mkl_check(mkl_sparse_set_mm_hint(handle.get(), operation, descr, SPARSE_LAYOUT_COLUMN_MAJOR,
                                        rhs_columns, mkl_expected_calls),
                 "mkl_sparse_set_mm_hint");
     } else {
       (void)rhs_columns;
-      mkl_check(mkl_sparse_set_mv_hint(handle.get(), op_n, descr, mkl_expected_calls),
+      mkl_check(mkl_sparse_set_mv_hint(handle.get(), operation, descr, mkl_expected_calls),
                 "mkl_sparse_set_mv_hint");
     }
     mkl_check(mkl_sparse_optimize(handle.get()), "mkl_sparse_optimize");
@@ -117,27 +126,30 @@ Operator<View> prepare_mkl(const FormatSpec& spec, const Csr<Value, Index, Devic
                   std::to_string(__INTEL_MKL__) + "." + std::to_string(__INTEL_MKL_MINOR__) + "." +
                   std::to_string(__INTEL_MKL_UPDATE__) + " LP64 " + KOBALT_BENCH_MKL_THREADING +
                   ", " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+    if (operation == SPARSE_OPERATION_TRANSPOSE) op.strategy += ", SPARSE_OPERATION_TRANSPOSE";
+    else if (operation == SPARSE_OPERATION_CONJUGATE_TRANSPOSE)
+      op.strategy += ", SPARSE_OPERATION_CONJUGATE_TRANSPOSE";
     op.bytes = a.bytes();
     op.stored = a.stored();
     // `keep`: the arrays the handle points at live as long as the operator.
-    op.apply = [handle, descr, keep = a](const View& x, const View& y) {
+    op.apply = [handle, descr, operation, keep = a](const View& x, const View& y) {
       if constexpr (many) {
         const auto columns = static_cast<MKL_INT>(x.extent(1));
         const auto ldx = static_cast<MKL_INT>(x.stride(1));
         const auto ldy = static_cast<MKL_INT>(y.stride(1));
         if constexpr (is_double)
-          mkl_check(mkl_sparse_d_mm(op_n, 1.0, handle.get(), descr, SPARSE_LAYOUT_COLUMN_MAJOR,
+          mkl_check(mkl_sparse_d_mm(operation, 1.0, handle.get(), descr, SPARSE_LAYOUT_COLUMN_MAJOR,
                                     x.data(), columns, ldx, 0.0, y.data(), ldy),
                     "mkl_sparse_d_mm");
         else
-          mkl_check(mkl_sparse_s_mm(op_n, 1.0f, handle.get(), descr, SPARSE_LAYOUT_COLUMN_MAJOR,
+          mkl_check(mkl_sparse_s_mm(operation, 1.0f, handle.get(), descr, SPARSE_LAYOUT_COLUMN_MAJOR,
                                     x.data(), columns, ldx, 0.0f, y.data(), ldy),
                     "mkl_sparse_s_mm");
       } else if constexpr (is_double) {
-        mkl_check(mkl_sparse_d_mv(op_n, 1.0, handle.get(), descr, x.data(), 0.0, y.data()),
+        mkl_check(mkl_sparse_d_mv(operation, 1.0, handle.get(), descr, x.data(), 0.0, y.data()),
                   "mkl_sparse_d_mv");
       } else {
-        mkl_check(mkl_sparse_s_mv(op_n, 1.0f, handle.get(), descr, x.data(), 0.0f, y.data()),
+        mkl_check(mkl_sparse_s_mv(operation, 1.0f, handle.get(), descr, x.data(), 0.0f, y.data()),
                   "mkl_sparse_s_mv");
       }
     };

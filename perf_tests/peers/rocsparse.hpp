@@ -36,6 +36,7 @@ struct RocsparsePlan {
   std::size_t buffer_bytes = 0;
   rocsparse_spmv_alg algorithm = rocsparse_spmv_alg_default;
   rocsparse_datatype value_type = rocsparse_datatype_f64_r;
+  rocsparse_operation trans = rocsparse_operation_none;  ///< --mode
   ~RocsparsePlan() {
     if (buffer) (void)hipFree(buffer);
     if (matrix) rocsparse_destroy_spmat_descr(matrix);
@@ -66,15 +67,15 @@ void rocsparse_spmv_call(RocsparsePlan& plan, const RocsparseVector& x, const Ro
                          [[maybe_unused]] int stage, const char* what) {
   const Value one = 1, zero = 0;
 #if ROCSPARSE_VERSION_MAJOR >= 3
-  rocsparse_check(rocsparse_spmv(plan.handle, rocsparse_operation_none, &one, plan.matrix,
-                                 x.descr, &zero, y.descr, plan.value_type, plan.algorithm,
+  rocsparse_check(rocsparse_spmv(plan.handle, plan.trans, &one, plan.matrix, x.descr, &zero,
+                                 y.descr, plan.value_type, plan.algorithm,
                                  static_cast<rocsparse_spmv_stage>(stage), &plan.buffer_bytes,
                                  plan.buffer),
                   what);
 #else
-  rocsparse_check(rocsparse_spmv(plan.handle, rocsparse_operation_none, &one, plan.matrix,
-                                 x.descr, &zero, y.descr, plan.value_type, plan.algorithm,
-                                 &plan.buffer_bytes, plan.buffer),
+  rocsparse_check(rocsparse_spmv(plan.handle, plan.trans, &one, plan.matrix, x.descr, &zero,
+                                 y.descr, plan.value_type, plan.algorithm, &plan.buffer_bytes,
+                                 plan.buffer),
                   what);
 #endif
 }
@@ -83,10 +84,15 @@ void rocsparse_spmv_call(RocsparsePlan& plan, const RocsparseVector& x, const Ro
 /// "rocsparse:csr_stream", "rocsparse:coo" (segmented) and "rocsparse:ell"
 /// (Kobalt's Ell with stride = rows is rocSPARSE's column-major ELL, padding
 /// column -1, so the same arrays are handed over). One right-hand side:
-/// --rhs K > 1 is an error row (the generic SpMM is not wired up).
+/// --rhs K > 1 is an error row (the generic SpMM is not wired up). `mode` T
+/// or H: trans = rocsparse_operation_transpose (conjugate_transpose for
+/// complex H) in the buffer size, analysis and every call; a variant that
+/// rocSPARSE refuses with it (a status other than success, e.g.
+/// not_implemented) is an error row naming the variant and the operation.
+/// Not run here: the operation's support per algorithm is rocSPARSE's.
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare_rocsparse(const FormatSpec& spec, const Csr<Value, Index, Device>& a,
-                                 int rhs_columns) {
+                                 int rhs_columns, Mode mode) {
   static_assert(std::is_same_v<typename View::non_const_value_type, Value>,
                 "rocsparse peer: vectors must hold the matrix's value type");
   spec.only({});
@@ -95,7 +101,7 @@ Operator<View> prepare_rocsparse(const FormatSpec& spec, const Csr<Value, Index,
     throw std::invalid_argument("rocsparse: variant '" + spec.word +
                                 "' is unknown (known: csr_stream, coo, ell)");
   if constexpr (View::rank != 1) {
-    (void)a, (void)rhs_columns;
+    (void)a, (void)rhs_columns, (void)mode;
     // Not a bad spec: the peer cannot run this --rhs (an error row per input).
     throw std::runtime_error("rocsparse: --rhs 1 only (rocsparse_spmv)");
   } else {
@@ -103,6 +109,19 @@ Operator<View> prepare_rocsparse(const FormatSpec& spec, const Csr<Value, Index,
     auto plan = std::make_shared<RocsparsePlan>();
     plan->value_type =
         std::is_same_v<Value, double> ? rocsparse_datatype_f64_r : rocsparse_datatype_f32_r;
+    // For real values C is A and H is A^T; rocSPARSE has no conjugate-only operation.
+    const Mode applied = applied_mode<Value>(mode);
+    if (applied == Mode::conjugate)
+      throw std::runtime_error("rocsparse: --mode C: rocSPARSE has no conjugate-only operation");
+    plan->trans = applied == Mode::transpose             ? rocsparse_operation_transpose
+                  : applied == Mode::conjugate_transpose ? rocsparse_operation_conjugate_transpose
+                                                         : rocsparse_operation_none;
+    const bool transposed = plan->trans != rocsparse_operation_none;
+    const std::string context =
+        "rocsparse:" + variant +
+        (applied == Mode::transpose             ? " with trans = rocsparse_operation_transpose"
+         : applied == Mode::conjugate_transpose ? " with trans = rocsparse_operation_conjugate_transpose"
+                                                : "");
     const rocsparse_indextype index_type =
         sizeof(Index) == 4 ? rocsparse_indextype_i32 : rocsparse_indextype_i64;
     rocsparse_check(rocsparse_create_handle(&plan->handle), "create handle");
@@ -146,13 +165,16 @@ Operator<View> prepare_rocsparse(const FormatSpec& spec, const Csr<Value, Index,
     }
     // Buffer size, buffer, and the analysis (rocSPARSE 2: the first call
     // with a buffer; 3: the preprocess stage), all in setup.
-    View x("rocsparse::x", a.cols()), y("rocsparse::y", a.rows());
+    // x has op(A)'s columns, y its rows (A's rows and columns for T and H).
+    View x("rocsparse::x", transposed ? a.rows() : a.cols()),
+        y("rocsparse::y", transposed ? a.cols() : a.rows());
     {
       const RocsparseVector dx(x, plan->value_type), dy(y, plan->value_type);
 #if ROCSPARSE_VERSION_MAJOR >= 3
-      rocsparse_spmv_call<Value>(*plan, dx, dy, rocsparse_spmv_stage_buffer_size, "buffer size");
+      rocsparse_spmv_call<Value>(*plan, dx, dy, rocsparse_spmv_stage_buffer_size,
+                                 (context + ": buffer size").c_str());
 #else
-      rocsparse_spmv_call<Value>(*plan, dx, dy, 0, "buffer size");
+      rocsparse_spmv_call<Value>(*plan, dx, dy, 0, (context + ": buffer size").c_str());
 #endif
       // Never a null buffer: rocSPARSE 2 takes a null one as a size query
       // and would compute nothing.
@@ -160,21 +182,26 @@ Operator<View> prepare_rocsparse(const FormatSpec& spec, const Csr<Value, Index,
       if (hipMalloc(&plan->buffer, plan->buffer_bytes) != hipSuccess)
         throw std::runtime_error("rocsparse: hipMalloc of the work buffer failed");
 #if ROCSPARSE_VERSION_MAJOR >= 3
-      rocsparse_spmv_call<Value>(*plan, dx, dy, rocsparse_spmv_stage_preprocess, "preprocess");
+      rocsparse_spmv_call<Value>(*plan, dx, dy, rocsparse_spmv_stage_preprocess,
+                                 (context + ": preprocess").c_str());
 #else
-      rocsparse_spmv_call<Value>(*plan, dx, dy, 0, "analysis");
+      rocsparse_spmv_call<Value>(*plan, dx, dy, 0, (context + ": analysis").c_str());
 #endif
     }
     Operator<View> op;
     op.strategy = variant;
+    if (transposed)
+      op.strategy += plan->trans == rocsparse_operation_transpose
+                         ? ", rocsparse_operation_transpose"
+                         : ", rocsparse_operation_conjugate_transpose";
     op.bytes = bytes;
     op.stored = stored;
-    op.apply = [plan, keep](const View& x, const View& y) {
+    op.apply = [plan, keep, what = context + ": SpMV"](const View& x, const View& y) {
       const RocsparseVector dx(x, plan->value_type), dy(y, plan->value_type);
 #if ROCSPARSE_VERSION_MAJOR >= 3
-      rocsparse_spmv_call<Value>(*plan, dx, dy, rocsparse_spmv_stage_compute, "SpMV");
+      rocsparse_spmv_call<Value>(*plan, dx, dy, rocsparse_spmv_stage_compute, what.c_str());
 #else
-      rocsparse_spmv_call<Value>(*plan, dx, dy, 0, "SpMV");
+      rocsparse_spmv_call<Value>(*plan, dx, dy, 0, what.c_str());
 #endif
     };
     return op;

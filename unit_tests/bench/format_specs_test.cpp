@@ -3,12 +3,13 @@
 // reproducible=1 key every Kobalt format takes, and the storage cap of the
 // spec check on the 2 x 2 identity (a spec asking gigabytes there is left to
 // each input, found by fuzz/specs_fuzz: sellp:b=611111111 padded two rows to
-// 611M, 7 GB).
+// 611M, 7 GB), and --mode on the Kobalt formats.
 #include "format_registry.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -63,6 +64,40 @@ TEST(FormatSpecs, TheSpecCheckNeverAllocatesGigabytes) {
   // ... and the check leaves such specs to each input's run (no error here).
   EXPECT_NO_THROW((bench::check_format_specs<view, double, std::int32_t>(
       {"sellp:b=611111111", "ell:width=100000000"}, 1)));
+}
+
+// --mode T on a 3 x 2 matrix: every Kobalt format builds the Csr copy of
+// A^T in prepare (setup time), names it in the strategy, counts its bytes
+// as the traffic, and y = A^T x comes out right (x of 3, y of 2 entries).
+TEST(FormatSpecs, ModeTAppliesTheHandlesCsrCopyOfTheTranspose) {
+  Triplets<double, std::int32_t> t;
+  t.rows = 3;
+  t.cols = 2;
+  t.push_back(0, 0, 1.0);
+  t.push_back(0, 1, 2.0);
+  t.push_back(1, 1, 3.0);
+  t.push_back(2, 0, 4.0);
+  t.assemble();
+  const auto a = make_csr(t);
+  for (const char* text : {"csr", "coo", "ell", "sellp", "hybrid", "csrk:k=2", "aligned_coo",
+                           "hybrid:reproducible=1"}) {
+    for (const Mode mode : {Mode::transpose, Mode::conjugate_transpose}) {
+      const auto op = bench::prepare<view>(FormatSpec::parse(text), a, 1, 0, mode);
+      EXPECT_NE(op.strategy.find("op(T): Csr copy of "), std::string::npos) << text << ": " << op.strategy;
+      EXPECT_GT(op.traffic_bytes, 0u) << text;
+      view x("x", 3), y("y", 2);
+      Kokkos::deep_copy(x, 1.0);
+      Kokkos::deep_copy(y, std::numeric_limits<double>::quiet_NaN());
+      op.apply(x, y);
+      const auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+      EXPECT_EQ(yh(0), 5.0) << text;  // 1 + 4
+      EXPECT_EQ(yh(1), 5.0) << text;  // 2 + 3
+    }
+    // C of real values is A itself: no copy, the strategy of mode N.
+    const auto c = bench::prepare<view>(FormatSpec::parse(text), a, 1, 0, Mode::conjugate);
+    EXPECT_EQ(c.strategy.find("op("), std::string::npos) << text << ": " << c.strategy;
+    EXPECT_EQ(c.traffic_bytes, 0u) << text;
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # kobalt-bench's JSON report against perf_tests/kobalt-bench.schema.json:
-# a run with a correct, a refused-by-library and a generated input, checked
+# a run with a correct, a refused-by-library and a generated input, and a
+# --mode T --rhs 2 run, checked
 # by perf_tests/check_json_schema.py (python3-jsonschema; exit 77 = skipped
 # when the module is missing, which .ci/run does not accept).
 # Usage: cmake -DBENCH=... -DPYTHON=... -DSOURCE=... -DDATA=... -DWORK=... -P json_schema.cmake
@@ -17,9 +18,22 @@ execute_process(
 if(NOT rc EQUAL 1)  # ell:width=1 fails on purpose
   message(FATAL_ERROR "kobalt-bench exited ${rc} (expected 1)\n${out}\n${err}")
 endif()
+# A transposed run with two right-hand sides (--mode T: "mode": "T").
+execute_process(
+  COMMAND ${BENCH} ${DATA}/bench_input.mtx --mode T --rhs 2 --format csr --format sellp
+          --reps 2 --budget 0 --warmup 0 --triad-mib 1 --json ${WORK}/schema_run_t.json
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "kobalt-bench --mode T exited ${rc} (expected 0)\n${out}\n${err}")
+endif()
+file(READ ${WORK}/schema_run_t.json json_t)
+if(NOT json_t MATCHES "\"mode\": \"T\"")
+  message(FATAL_ERROR "the --mode T report does not say \"mode\": \"T\"")
+endif()
 execute_process(
   COMMAND ${PYTHON} ${SOURCE}/perf_tests/check_json_schema.py
           ${SOURCE}/perf_tests/kobalt-bench.schema.json ${WORK}/schema_run.json
+          ${WORK}/schema_run_t.json
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 if(rc EQUAL 77)
