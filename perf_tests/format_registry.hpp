@@ -66,8 +66,9 @@ inline bool is_peer(const std::string& name) {
   return name == "kk" || name == "cusparse" || name == "rocsparse" || name == "mkl";
 }
 
-/// Every format name this build knows, for --help and the default run.
-inline std::vector<std::string> default_format_specs() {
+/// Every format name this build knows, for --help and the default run; with
+/// `complex_values`, the peers that take complex values (cuSPARSE) only.
+inline std::vector<std::string> default_format_specs([[maybe_unused]] bool complex_values = false) {
   std::vector<std::string> specs = {"csr",         "csr:basic",        "csr:classical",
                                     "csr:load_balance", "csr:merge_path", "coo",
                                     "coo:load_balance",
@@ -76,21 +77,22 @@ inline std::vector<std::string> default_format_specs() {
                                     "csrk:k=2",    "csrk:k=3",         "aligned_coo",
                                     "hybrid:reproducible=1", "aligned_coo:reproducible=1"};
 #if defined(KOBALT_BENCH_KOKKOSKERNELS)
-  specs.push_back("kk");
+  if (!complex_values) specs.push_back("kk");
 #endif
 #if defined(KOBALT_BENCH_KK_MERGE)
-  specs.push_back("kk:merge");
+  if (!complex_values) specs.push_back("kk:merge");
 #endif
 #if defined(KOBALT_BENCH_CUSPARSE)
   for (const char* s : {"cusparse", "cusparse:csr_alg2", "cusparse:coo", "cusparse:sell"})
     specs.push_back(s);
 #endif
 #if defined(KOBALT_BENCH_ROCSPARSE)
-  for (const char* s : {"rocsparse", "rocsparse:csr_stream", "rocsparse:coo", "rocsparse:ell"})
-    specs.push_back(s);
+  if (!complex_values)
+    for (const char* s : {"rocsparse", "rocsparse:csr_stream", "rocsparse:coo", "rocsparse:ell"})
+      specs.push_back(s);
 #endif
 #if defined(KOBALT_BENCH_MKL)
-  specs.push_back("mkl");
+  if (!complex_values) specs.push_back("mkl");
 #endif
   return specs;
 }
@@ -268,9 +270,14 @@ Operator<View> prepare(const FormatSpec& given, const Csr<Value, Index, Device>&
                                           ",flat_nnz=" + std::to_string(a.flat().nnz()),
                                    std::nullopt, reproducible);
   }
+  // The peers other than cuSPARSE are wired for real values only.
+  if (is_complex_v<Value> && (spec.name == "kk" || spec.name == "rocsparse" || spec.name == "mkl"))
+    throw std::invalid_argument("peer '" + spec.name +
+                                "' takes real values only in kobalt-bench (--value float or "
+                                "double); for complex values the peer is cusparse");
   if (spec.name == "kk") {
 #if defined(KOBALT_BENCH_KOKKOSKERNELS)
-    return prepare_kokkos_kernels<View>(spec, csr);
+    if constexpr (!is_complex_v<Value>) return prepare_kokkos_kernels<View>(spec, csr);
 #else
     throw std::invalid_argument("peer 'kk' is not built: configure with -DKOBALT_ENABLE_KOKKOSKERNELS=ON");
 #endif
@@ -284,14 +291,14 @@ Operator<View> prepare(const FormatSpec& given, const Csr<Value, Index, Device>&
   }
   if (spec.name == "rocsparse") {
 #if defined(KOBALT_BENCH_ROCSPARSE)
-    return prepare_rocsparse<View>(spec, csr, rhs_columns);
+    if constexpr (!is_complex_v<Value>) return prepare_rocsparse<View>(spec, csr, rhs_columns);
 #else
     throw std::invalid_argument("peer 'rocsparse' is not built: configure a HIP build with -DKOBALT_ENABLE_ROCSPARSE=ON");
 #endif
   }
   if (spec.name == "mkl") {
 #if defined(KOBALT_BENCH_MKL)
-    return prepare_mkl<View>(spec, csr, rhs_columns);
+    if constexpr (!is_complex_v<Value>) return prepare_mkl<View>(spec, csr, rhs_columns);
 #else
     throw std::invalid_argument("peer 'mkl' is not built: configure a host (OpenMP or Serial) build with -DKOBALT_ENABLE_MKL=ON");
 #endif

@@ -47,7 +47,9 @@ struct CusparsePlan {
 /// runs cusparseSpMV_preprocess in setup and on Kokkos' CUDA stream.
 /// Rank-2 x and y (--rhs K): cusparseSpMM on column-major dense matrices,
 /// CUSPARSE_SPMM_ALG_DEFAULT, CSR_ALG2 and COO_ALG1 for the three first
-/// variants (SpMM has no Sliced-ELL).
+/// variants (SpMM has no Sliced-ELL). Complex values run as CUDA_C_32F /
+/// CUDA_C_64F: Kokkos::complex<R> is two R's, real then imaginary, as
+/// cuComplex / cuDoubleComplex.
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare_cusparse(const FormatSpec& spec, const Csr<Value, Index, Device>& a,
                                 int rhs_columns) {
@@ -58,7 +60,12 @@ Operator<View> prepare_cusparse(const FormatSpec& spec, const Csr<Value, Index, 
   (void)rhs_columns;
   {
     auto plan = std::make_shared<CusparsePlan>();
-    plan->value_type = std::is_same_v<Value, double> ? CUDA_R_64F : CUDA_R_32F;
+    static_assert(sizeof(Value) == (is_complex_v<Value> ? 2 : 1) * sizeof(real_type_t<Value>),
+                  "cusparse peer: a complex value is its two parts, nothing more");
+    if constexpr (is_complex_v<Value>)
+      plan->value_type = std::is_same_v<real_type_t<Value>, double> ? CUDA_C_64F : CUDA_C_32F;
+    else
+      plan->value_type = std::is_same_v<Value, double> ? CUDA_R_64F : CUDA_R_32F;
     const cusparseIndexType_t index_type =
         sizeof(Index) == 4 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
     cusparse_check(cusparseCreate(&plan->handle), "create");
