@@ -264,7 +264,8 @@ struct CsrMergePathFunctor {
         y.template store<HasBeta>(static_cast<index_type>(r0 + head_row), alpha, head, beta);
       }
       if (lane == W - 1)
-        for (int j = 0; j < N; ++j) carries[t * rhs_block + j] = static_cast<widest_t<scalar>>(sum.v[j]);
+        for (int j = 0; j < N; ++j)
+          carries[t * rhs_block + j] = static_cast<widest_t<scalar>>(sum.v[j]);
     });
   }
 };

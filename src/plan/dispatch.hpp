@@ -53,8 +53,8 @@ struct Workspace {
   /// launch scales by beta
   Kokkos::View<typename Matrix::index_type*, typename Matrix::memory_space> rows_outside_seg;
   std::size_t bytes() const {
-    return gather.extent(0) * sizeof(workspace_scalar<Matrix>) + chunks.bytes() + tiles.bytes() + coo_parts.bytes() +
-           rows_outside_seg.extent(0) * sizeof(typename Matrix::index_type);
+    return gather.extent(0) * sizeof(workspace_scalar<Matrix>) + chunks.bytes() + tiles.bytes() +
+           coo_parts.bytes() + rows_outside_seg.extent(0) * sizeof(typename Matrix::index_type);
   }
 };
 

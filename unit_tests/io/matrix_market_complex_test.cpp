@@ -21,7 +21,9 @@
 namespace kobalt::test {
 namespace {
 
-std::string data_file(const std::string& name) { return std::string(KOBALT_TEST_DATA_DIR) + "/" + name; }
+std::string data_file(const std::string& name) {
+  return std::string(KOBALT_TEST_DATA_DIR) + "/" + name;
+}
 
 template <class T>
 class MatrixMarketComplex : public ::testing::Test {
