@@ -67,7 +67,8 @@ inline bool is_peer(const std::string& name) {
 }
 
 /// Every format name this build knows, for --help and the default run; with
-/// `complex_values`, the peers that take complex values (cuSPARSE) only.
+/// `complex_values`, the peers that take complex values (Kokkos Kernels,
+/// cuSPARSE) only.
 inline std::vector<std::string> default_format_specs([[maybe_unused]] bool complex_values = false) {
   std::vector<std::string> specs = {"csr",         "csr:basic",        "csr:classical",
                                     "csr:load_balance", "csr:merge_path", "coo",
@@ -77,10 +78,10 @@ inline std::vector<std::string> default_format_specs([[maybe_unused]] bool compl
                                     "csrk:k=2",    "csrk:k=3",         "aligned_coo",
                                     "hybrid:reproducible=1", "aligned_coo:reproducible=1"};
 #if defined(KOBALT_BENCH_KOKKOSKERNELS)
-  if (!complex_values) specs.push_back("kk");
+  specs.push_back("kk");
 #endif
 #if defined(KOBALT_BENCH_KK_MERGE)
-  if (!complex_values) specs.push_back("kk:merge");
+  specs.push_back("kk:merge");
 #endif
 #if defined(KOBALT_BENCH_CUSPARSE)
   for (const char* s : {"cusparse", "cusparse:csr_alg2", "cusparse:coo", "cusparse:sell"})
@@ -270,14 +271,14 @@ Operator<View> prepare(const FormatSpec& given, const Csr<Value, Index, Device>&
                                           ",flat_nnz=" + std::to_string(a.flat().nnz()),
                                    std::nullopt, reproducible);
   }
-  // The peers other than cuSPARSE are wired for real values only.
-  if (is_complex_v<Value> && (spec.name == "kk" || spec.name == "rocsparse" || spec.name == "mkl"))
+  // The rocSPARSE and MKL peers are wired for real values only.
+  if (is_complex_v<Value> && (spec.name == "rocsparse" || spec.name == "mkl"))
     throw std::invalid_argument("peer '" + spec.name +
                                 "' takes real values only in kobalt-bench (--value float or "
-                                "double); for complex values the peer is cusparse");
+                                "double); for complex values the peers are kk and cusparse");
   if (spec.name == "kk") {
 #if defined(KOBALT_BENCH_KOKKOSKERNELS)
-    if constexpr (!is_complex_v<Value>) return prepare_kokkos_kernels<View>(spec, csr);
+    return prepare_kokkos_kernels<View>(spec, csr);
 #else
     throw std::invalid_argument("peer 'kk' is not built: configure with -DKOBALT_ENABLE_KOKKOSKERNELS=ON");
 #endif

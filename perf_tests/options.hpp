@@ -70,7 +70,8 @@ OPTIONS
                   double): Kokkos::complex values and vectors for complex_*;
                   generated inputs then get imaginary parts (a hash of
                   row and column), files are read as they are; peers:
-                  cusparse only (CUDA_C_32F / CUDA_C_64F)
+                  kk and cusparse (CUDA_C_32F / CUDA_C_64F); rocsparse and
+                  mkl take real values only
   --index T       int32 | int64 (default int32)
   --rhs K         right-hand sides, 1..65536 (default 1; K > 1 uses rank-2
                   LayoutLeft)
