@@ -6,7 +6,8 @@
 // that start with the gzip magic exercise zlib's error paths). Every input
 // must give Triplets or one of Kobalt's typed errors (io_error,
 // index_overflow); anything else (a crash, a sanitizer report, another
-// exception) is a finding. Read as double/int32 and float/int64 with an
+// exception) is a finding. Read as double/int32, float/int64 and
+// complex<double>/int32 (the complex and hermitian paths) with an
 // entry limit of 2^16, so a size line promising more is refused before any
 // large allocation, as index_overflow.
 #include <kobalt/errors.hpp>
@@ -64,5 +65,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!write_input(data + 1, size - 1, (data[0] & 1) != 0)) std::abort();
   read_checked<double, std::int32_t>();
   read_checked<float, std::int64_t>();
+  read_checked<Kokkos::complex<double>, std::int32_t>();
   return 0;
 }

@@ -90,24 +90,30 @@ struct Progress {
   }
 };
 
+/// The reference's result type for values (and vectors) of Value.
+template <class Value>
+using reference_of = BasicReferenceResult<reference_scalar_t<Value, Value, Value>>;
+
 /// y from one apply, compared row by row (and column by column) with the
 /// reference; returns the largest |y - ref| / bound over the finite rows, and
 /// whether every entry is accepted (ReferenceResult::accepts: within
 /// tolerance, or NaN/Inf where the reference is NaN/Inf or overflows).
 template <class View, class Value>
-std::pair<double, bool> check(const View& y, const std::vector<ReferenceResult>& ref) {
+std::pair<double, bool> check(const View& y, const std::vector<reference_of<Value>>& ref) {
+  using acc = reference_scalar_t<Value, Value, Value>;
   auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
   double worst = 0;
   bool ok = true;
   for (std::size_t j = 0; j < ref.size(); ++j) {
     for (std::size_t i = 0; i < ref[j].y.size(); ++i) {
-      double got;
-      if constexpr (View::rank == 1) got = yh(i);
-      else got = yh(i, j);
+      acc got;
+      if constexpr (View::rank == 1) got = static_cast<acc>(yh(i));
+      else got = static_cast<acc>(yh(i, j));
       const bool accepted = ref[j].template accepts<Value>(i, got);
       ok = ok && accepted;
-      if (accepted && !std::isfinite(got)) continue;  // NaN/Inf where the reference allows it
-      const double err = std::abs(got - ref[j].y[i]);
+      // NaN/Inf where the reference allows it
+      if (accepted && !kobalt::detail::finite(got)) continue;
+      const double err = kobalt::detail::magnitude(got - ref[j].y[i]);
       const double bound = ref[j].bound[i];
       worst = std::max(worst, std::isnan(err) ? INFINITY : err / (bound > 0 ? bound : 1.0));
     }
@@ -190,11 +196,17 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
     y = View("y", op_rows, k);
   }
   auto xh = Kokkos::create_mirror_view(x);
-  std::vector<ReferenceResult> ref;
+  std::vector<reference_of<Value>> ref;
   for (int j = 0; j < k; ++j) {
     std::vector<Value> xj(op_cols);
     for (Index c = 0; c < op_cols; ++c) {
-      xj[c] = Value(1) + Value((c + 3 * j) % 7) / Value(8);
+      // Multiples of 1/8 (exact in float); complex x gets imaginary parts too.
+      using real = real_type_t<Value>;
+      const real re = real(1) + real((c + 3 * j) % 7) / real(8);
+      if constexpr (is_complex_v<Value>)
+        xj[c] = Value(re, real((c + 5 * j) % 5) / real(4) - real(0.5));
+      else
+        xj[c] = re;
       if constexpr (View::rank == 1) xh(c) = xj[c];
       else xh(c, j) = xj[c];
     }
@@ -223,8 +235,10 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
     csr_seconds = time_runs([&] { unit.apply(ux, uy); }, quick, clock, flusher).median;
   }
 
-  const double flops = 2.0 * static_cast<double>(m.nnz) * k;
-  const std::vector<std::string> specs = o.formats.empty() ? default_format_specs() : o.formats;
+  // A complex multiply-add is 4 real multiplies and 4 real adds.
+  const double flops = (is_complex_v<Value> ? 8.0 : 2.0) * static_cast<double>(m.nnz) * k;
+  const std::vector<std::string> specs =
+      o.formats.empty() ? default_format_specs(is_complex_v<Value>) : o.formats;
   for (std::size_t f = 0; f < specs.size(); ++f) {
     const std::string& text = specs[f];
     Kokkos::Timer format_time;
@@ -273,7 +287,9 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
     r.storage_bytes = op.bytes;
     r.stored_entries = op.stored;
     if (csr_seconds > 0) r.setup_csr_spmvs = r.setup_ms * 1e-3 / csr_seconds;
-    Kokkos::deep_copy(y, std::numeric_limits<Value>::quiet_NaN());
+    const real_type_t<Value> nan = std::numeric_limits<real_type_t<Value>>::quiet_NaN();
+    if constexpr (is_complex_v<Value>) Kokkos::deep_copy(y, Value(nan, nan));
+    else Kokkos::deep_copy(y, nan);
     try {
       op.apply(x, y);
       Kokkos::fence();
@@ -335,7 +351,8 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
 template <class Value, class Index>
 std::vector<std::string> checked_inputs(const Options& o) {
   try {
-    const std::vector<std::string> specs = o.formats.empty() ? default_format_specs() : o.formats;
+    const std::vector<std::string> specs =
+        o.formats.empty() ? default_format_specs(is_complex_v<Value>) : o.formats;
     const Mode mode = parse_mode(o.mode.c_str());
     if (o.rhs == 1)
       check_format_specs<Kokkos::View<Value*>, Value, Index>(specs, o.rhs, mode);
@@ -387,7 +404,8 @@ int run(const Options& o, const Provenance& provenance) {
                 static_cast<unsigned long long>(info.last_level_cache_bytes >> 20));
   print_table_header(stdout);
 
-  const std::size_t formats = o.formats.empty() ? default_format_specs().size() : o.formats.size();
+  const std::size_t formats =
+      o.formats.empty() ? default_format_specs(is_complex_v<Value>).size() : o.formats.size();
   Progress progress;
   progress.total = formats * inputs.size();
   std::vector<MatrixReport> reports;
@@ -450,4 +468,8 @@ extern template int run<double, std::int32_t>(const Options&, const Provenance&)
 extern template int run<double, std::int64_t>(const Options&, const Provenance&);
 extern template int run<float, std::int32_t>(const Options&, const Provenance&);
 extern template int run<float, std::int64_t>(const Options&, const Provenance&);
+extern template int run<Kokkos::complex<double>, std::int32_t>(const Options&, const Provenance&);
+extern template int run<Kokkos::complex<double>, std::int64_t>(const Options&, const Provenance&);
+extern template int run<Kokkos::complex<float>, std::int32_t>(const Options&, const Provenance&);
+extern template int run<Kokkos::complex<float>, std::int64_t>(const Options&, const Provenance&);
 }  // namespace kobalt::bench

@@ -97,8 +97,10 @@ inline bool is_peer(const std::string& name) {
   return name == "kk" || name == "cusparse" || name == "rocsparse" || name == "mkl";
 }
 
-/// Every format name this build knows, for --help and the default run.
-inline std::vector<std::string> default_format_specs() {
+/// Every format name this build knows, for --help and the default run; with
+/// `complex_values`, the peers that take complex values (Kokkos Kernels,
+/// cuSPARSE) only.
+inline std::vector<std::string> default_format_specs([[maybe_unused]] bool complex_values = false) {
   std::vector<std::string> specs = {"csr",         "csr:basic",        "csr:classical",
                                     "csr:load_balance", "csr:merge_path", "coo",
                                     "coo:load_balance",
@@ -117,11 +119,12 @@ inline std::vector<std::string> default_format_specs() {
     specs.push_back(s);
 #endif
 #if defined(KOBALT_BENCH_ROCSPARSE)
-  for (const char* s : {"rocsparse", "rocsparse:csr_stream", "rocsparse:coo", "rocsparse:ell"})
-    specs.push_back(s);
+  if (!complex_values)
+    for (const char* s : {"rocsparse", "rocsparse:csr_stream", "rocsparse:coo", "rocsparse:ell"})
+      specs.push_back(s);
 #endif
 #if defined(KOBALT_BENCH_MKL)
-  specs.push_back("mkl");
+  if (!complex_values) specs.push_back("mkl");
 #endif
   return specs;
 }
@@ -304,6 +307,11 @@ Operator<View> prepare(const FormatSpec& given, const Csr<Value, Index, Device>&
                                           ",flat_nnz=" + std::to_string(a.flat().nnz()),
                                    std::nullopt, reproducible, mode);
   }
+  // The rocSPARSE and MKL peers are wired for real values only.
+  if (is_complex_v<Value> && (spec.name == "rocsparse" || spec.name == "mkl"))
+    throw std::invalid_argument("peer '" + spec.name +
+                                "' takes real values only in kobalt-bench (--value float or "
+                                "double); for complex values the peers are kk and cusparse");
   if (spec.name == "kk") {
 #if defined(KOBALT_BENCH_KOKKOSKERNELS)
     return prepare_kokkos_kernels<View>(spec, csr, mode);
@@ -320,14 +328,14 @@ Operator<View> prepare(const FormatSpec& given, const Csr<Value, Index, Device>&
   }
   if (spec.name == "rocsparse") {
 #if defined(KOBALT_BENCH_ROCSPARSE)
-    return prepare_rocsparse<View>(spec, csr, rhs_columns, mode);
+    if constexpr (!is_complex_v<Value>) return prepare_rocsparse<View>(spec, csr, rhs_columns, mode);
 #else
     throw std::invalid_argument("peer 'rocsparse' is not built: configure a HIP build with -DKOBALT_ENABLE_ROCSPARSE=ON");
 #endif
   }
   if (spec.name == "mkl") {
 #if defined(KOBALT_BENCH_MKL)
-    return prepare_mkl<View>(spec, csr, rhs_columns, mode);
+    if constexpr (!is_complex_v<Value>) return prepare_mkl<View>(spec, csr, rhs_columns, mode);
 #else
     throw std::invalid_argument("peer 'mkl' is not built: configure a host (OpenMP or Serial) build with -DKOBALT_ENABLE_MKL=ON");
 #endif

@@ -6,6 +6,7 @@
 #include "device_info.hpp"
 #include "options.hpp"
 #include "generators/generators.hpp"
+#include "generators/imaginary_parts.hpp"
 
 #include <kobalt/kobalt.hpp>
 
@@ -62,7 +63,13 @@ Input<Value, Index> load_input(const std::string& input) {
   if (is_generator_spec(input)) {
     const GeneratorSpec spec = parse_generator(input);
     in.name = to_string(spec);
-    in.csr = generate<Value, Index, default_device>(spec);
+    if constexpr (is_complex_v<Value>) {
+      // Seed 1, the generators' default seed (generators.hpp).
+      in.csr = gen::with_imaginary_parts(
+          generate<real_type_t<Value>, Index, default_device>(spec), 1);
+    } else {
+      in.csr = generate<Value, Index, default_device>(spec);
+    }
     return in;
   }
   throw std::invalid_argument("'" + input + "' is neither a file nor a known generator");

@@ -21,9 +21,16 @@ int main(int argc, char** argv) {
   try {
     using namespace kobalt::bench;
     const Provenance p = provenance(command_line);
+    const bool i32 = o.index == "int32";
+    using cdouble = Kokkos::complex<double>;
+    using cfloat = Kokkos::complex<float>;
     if (o.value == "double")
-      return o.index == "int32" ? run<double, std::int32_t>(o, p) : run<double, std::int64_t>(o, p);
-    return o.index == "int32" ? run<float, std::int32_t>(o, p) : run<float, std::int64_t>(o, p);
+      return i32 ? run<double, std::int32_t>(o, p) : run<double, std::int64_t>(o, p);
+    if (o.value == "complex_double")
+      return i32 ? run<cdouble, std::int32_t>(o, p) : run<cdouble, std::int64_t>(o, p);
+    if (o.value == "complex_float")
+      return i32 ? run<cfloat, std::int32_t>(o, p) : run<cfloat, std::int64_t>(o, p);
+    return i32 ? run<float, std::int32_t>(o, p) : run<float, std::int64_t>(o, p);
   } catch (const kobalt::bench::usage_error& e) {
     std::cerr << "kobalt-bench: " << e.what() << "\n(run kobalt-bench --help)\n";
     return 2;

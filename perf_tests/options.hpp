@@ -20,14 +20,17 @@ namespace kobalt::bench {
 inline const char* usage_text = R"(usage: kobalt-bench [options] INPUT...
 
 Runs y = op(A)*x (--mode; default y = A*x) with every requested format and
-peer on every input, checks each y against a sequential reference (double
-accumulation, on op(A)'s entries), and prints one table
+peer on every input, checks each y against a sequential reference (double or
+complex<double> accumulation, on op(A)'s entries), and prints one table
 row per format (stdout), a progress line per matrix (stderr) and, with --json,
 one JSON object per matrix.
 
 INPUT
   FILE.mtx | FILE.mtx.gz   a Matrix Market file (coordinate or array; real,
-                           integer or pattern; symmetric storage is expanded)
+                           integer or pattern, or complex with --value
+                           complex_*; symmetric and hermitian storage is
+                           expanded; a real file read as complex has
+                           imaginary parts 0)
   DIRECTORY                every .mtx and .mtx.gz file in it, by name
   GENERATOR                a generated matrix (built on the device):
 %GENERATORS%
@@ -64,7 +67,12 @@ OPTIONS
                          mkl_sparse_optimize in setup; --rhs K > 1:
                          mkl_sparse_?_mm, column-major); host builds with
                          -DKOBALT_ENABLE_MKL=ON, --index int32 only (LP64)
-  --value T       float | double (default double)
+  --value T       float | double | complex_float | complex_double (default
+                  double): Kokkos::complex values and vectors for complex_*;
+                  generated inputs then get imaginary parts (a hash of
+                  row and column), files are read as they are; peers:
+                  kk and cusparse (CUDA_C_32F / CUDA_C_64F); rocsparse and
+                  mkl take real values only
   --index T       int32 | int64 (default int32)
   --rhs K         right-hand sides, 1..65536 (default 1; K > 1 uses rank-2
                   LayoutLeft)
@@ -100,14 +108,15 @@ OPTIONS
 
 Timing: device fenced before and after every timed call; CUDA events on CUDA,
 a host timer elsewhere; median and minimum reported. GFLOP/s = 2*nnz*K/t
-(padding not counted). GB/s uses the traffic model: the format's stored
+(8*nnz*K/t for complex values: a complex multiply-add is 4 real multiplies
+and 4 real adds; padding not counted). GB/s uses the traffic model: the format's stored
 bytes (padding, pointers and permutations included; a Kobalt format applying
 a Csr copy of op(A) under --mode: that copy's bytes) + x read once + y
 written once (beta = 0). of_bw = GB/s over the triad probe's GB/s from the
 same process, marked * when x, y and the matrix fit the last-level cache
 (warm runs then measure the cache; the JSON says cache_resident). Setup is the conversion time (with --mode, building op(A)
 included), also in units of one CSR (classical) SpMV of A. A y outside the tolerance (n_i + 4) * eps * sum_j |a_ij x_j|
-in any row is reported as an error and its time is not counted; a row whose
+(n_i + 7 for complex values) in any row is reported as an error and its time is not counted; a row whose
 reference is NaN or Inf, or whose terms overflow the value type, may come
 out NaN or Inf.
 
@@ -235,7 +244,9 @@ inline Options parse_options(int argc, char** argv, const std::string& generator
       o.formats.push_back(next(i));
     } else if (a == "--value") {
       o.value = next(i);
-      if (o.value != "float" && o.value != "double") fail_usage("--value must be float or double");
+      if (o.value != "float" && o.value != "double" && o.value != "complex_float" &&
+          o.value != "complex_double")
+        fail_usage("--value must be float, double, complex_float or complex_double");
     } else if (a == "--index") {
       o.index = next(i);
       if (o.index != "int32" && o.index != "int64") fail_usage("--index must be int32 or int64");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The scalar types Kobalt's values and vectors may hold, and the few
 // operations whose meaning depends on whether a scalar is complex
-// (conjugation, the real type behind it).
+// (conjugation, the real type behind it, the width partial sums are kept in).
 #pragma once
 
 #include <Kokkos_Complex.hpp>
@@ -29,6 +29,19 @@ struct real_type<Kokkos::complex<R>> {
 };
 template <class T>
 using real_type_t = typename real_type<std::remove_cv_t<T>>::type;
+
+/// Whether T is a value type Kobalt's formats and vectors hold: float,
+/// double, Kokkos::complex<float> or Kokkos::complex<double>.
+template <class T>
+inline constexpr bool is_scalar_v =
+    std::is_same_v<real_type_t<T>, float> || std::is_same_v<real_type_t<T>, double>;
+
+/// The widest scalar of T's kind: double for real T, Kokkos::complex<double>
+/// for complex T. Partial sums that outlive a launch are kept in it, so one
+/// workspace serves a matrix of float (complex<float>) with vectors of
+/// double (complex<double>).
+template <class T>
+using widest_t = std::conditional_t<is_complex_v<T>, Kokkos::complex<double>, double>;
 
 /// conj(v) for complex v, v itself for real v: lets one kernel serve the
 /// transpose ("T") and the conjugate transpose ("H").

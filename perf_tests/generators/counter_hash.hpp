@@ -23,6 +23,7 @@ enum stream : std::uint64_t {
   stream_permute = 3,    // row permutations (zipf ranks)
   stream_rmat_rows = 4,  // R-MAT row order statistics, keyed by (0, edge)
   stream_rmat_cols = 5,  // R-MAT column order statistics, keyed by (row, k)
+  stream_imaginary = 6,  // imaginary parts of a complex run, keyed by (row, column)
   stream_dither = 16,    // added to a gap stream: the sub-unit dither of its samples
 };
 
@@ -49,10 +50,12 @@ KOKKOS_INLINE_FUNCTION std::uint64_t hash(std::uint64_t seed, std::uint64_t stre
 
 /// Entry value from the hash of (seed, row, column): a multiple of 2^-20 in
 /// [-1, -1/8] u [1/8, 1] with a random sign. At most 21 significant bits, so
-/// it is exact in float and double alike.
+/// it is exact in float and double alike. `stream` stream_imaginary gives
+/// the imaginary parts of a complex run.
 KOKKOS_INLINE_FUNCTION double hashed_value(std::uint64_t seed, std::int64_t row,
-                                           std::int64_t col) {
-  const std::uint64_t h = hash(seed, stream_value, static_cast<std::uint64_t>(row),
+                                           std::int64_t col,
+                                           std::uint64_t stream = stream_value) {
+  const std::uint64_t h = hash(seed, stream, static_cast<std::uint64_t>(row),
                                static_cast<std::uint64_t>(col));
   constexpr std::uint64_t lo = std::uint64_t(1) << 17, hi = std::uint64_t(1) << 20;
   const double magnitude = static_cast<double>(lo + h % (hi - lo + 1)) * (1.0 / double(hi));

@@ -78,6 +78,8 @@ struct CusparsePlan {
 /// opA (an error row: cuSPARSE refusing an algorithm with that opA), except
 /// a preprocess cuSPARSE does not support with that opA, which is skipped
 /// and said so in the strategy.
+/// Complex values run as CUDA_C_32F / CUDA_C_64F: Kokkos::complex<R> is
+/// two R's, real then imaginary, as cuComplex / cuDoubleComplex.
 template <class View, class Value, class Index, class Device>
 Operator<View> prepare_cusparse(const FormatSpec& spec, const Csr<Value, Index, Device>& a,
                                 int rhs_columns, Mode mode) {
@@ -88,7 +90,12 @@ Operator<View> prepare_cusparse(const FormatSpec& spec, const Csr<Value, Index, 
   (void)rhs_columns;
   {
     auto plan = std::make_shared<CusparsePlan>();
-    plan->value_type = std::is_same_v<Value, double> ? CUDA_R_64F : CUDA_R_32F;
+    static_assert(sizeof(Value) == (is_complex_v<Value> ? 2 : 1) * sizeof(real_type_t<Value>),
+                  "cusparse peer: a complex value is its two parts, nothing more");
+    if constexpr (is_complex_v<Value>)
+      plan->value_type = std::is_same_v<real_type_t<Value>, double> ? CUDA_C_64F : CUDA_C_32F;
+    else
+      plan->value_type = std::is_same_v<Value, double> ? CUDA_R_64F : CUDA_R_32F;
     plan->op_a = cusparse_operation<Value>(mode);
     const bool transposed = plan->op_a != CUSPARSE_OPERATION_NON_TRANSPOSE;
     const cusparseIndexType_t index_type =

@@ -11,10 +11,13 @@
 //   atomic_add(dst, v)      y += v where several threads may hit the same y
 //   loads<Exec>::streaming  a load of data read once, coalesced (evict-first on GPUs)
 //   lanes<Exec>             shuffles and votes on the W vector lanes of a team thread
+//                           (a complex value is shuffled as its two parts)
 //   segmented_scan<Exec,W>  inclusive scan over those lanes, restarted where the key changes
 //   segment_end<Exec,W>     whether a lane holds the last of its key's run
 //   with_lane_width(exec,f) f(integral_constant<int, W>) for the warp width at run time
 #pragma once
+
+#include "../scalar.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -48,6 +51,32 @@ template <class T>
 KOKKOS_INLINE_FUNCTION void atomic_add(T* dst, T value) {
   Kokkos::atomic_add(dst, value);
 }
+
+/// Complex y += v as two native atomic adds, one on the real and one on the
+/// imaginary part: complex addition is componentwise, so the parts need not
+/// change together (Kokkos' own atomic on a 16-byte complex<double> takes a
+/// lock or a 128-bit compare-and-swap loop instead). Another thread may see
+/// the new real part with the old imaginary part; the kernels read y only
+/// after the launch.
+template <class R>
+KOKKOS_INLINE_FUNCTION void atomic_add(Kokkos::complex<R>* dst, Kokkos::complex<R> value) {
+  Kokkos::atomic_add(&dst->real(), value.real());
+  Kokkos::atomic_add(&dst->imag(), value.imag());
+}
+
+namespace detail {
+/// f(v) for a real v, complex(f(v.real()), f(v.imag())) for a complex v: the
+/// lane intrinsics move 4- and 8-byte words, so a complex value moves as its
+/// two parts (two shuffles of the same lanes give the same pairing).
+template <class T, class F>
+KOKKOS_INLINE_FUNCTION T by_parts(const T& v, const F& f) {
+  if constexpr (is_complex_v<T>) {
+    return T(f(v.real()), f(v.imag()));
+  } else {
+    return f(v);
+  }
+}
+}  // namespace detail
 
 }  // namespace kobalt::arch
 

@@ -29,7 +29,24 @@ struct loads<Kokkos::Cuda> {
   template <class T>
   KOKKOS_INLINE_FUNCTION static T streaming(const T* p) {
 #if defined(__CUDA_ARCH__)
-    return __ldcs(p);
+    if constexpr (is_complex_v<T>) {
+      // One 8- or 16-byte load (float2 / double2) where complex is aligned
+      // to its size (Kokkos' default, KOKKOS_ENABLE_COMPLEX_ALIGN), else
+      // the two parts.
+      using R = real_type_t<T>;
+      if constexpr (alignof(T) == sizeof(T) && std::is_same_v<R, double>) {
+        const double2 d = __ldcs(reinterpret_cast<const double2*>(p));
+        return T(d.x, d.y);
+      } else if constexpr (alignof(T) == sizeof(T)) {
+        const float2 f = __ldcs(reinterpret_cast<const float2*>(p));
+        return T(f.x, f.y);
+      } else {
+        const R* parts = reinterpret_cast<const R*>(p);
+        return T(__ldcs(parts), __ldcs(parts + 1));
+      }
+    } else {
+      return __ldcs(p);
+    }
 #else
     return *p;
 #endif
@@ -58,7 +75,8 @@ struct lanes<Kokkos::Cuda> {
   template <int W, class T>
   KOKKOS_INLINE_FUNCTION static T shfl_up(T v, int delta) {
 #if defined(__CUDA_ARCH__)
-    return __shfl_up_sync(mask<W>(), v, delta, W);
+    const unsigned m = mask<W>();
+    return detail::by_parts(v, [&](auto part) { return __shfl_up_sync(m, part, delta, W); });
 #else
     (void)delta;
     return v;
@@ -67,7 +85,8 @@ struct lanes<Kokkos::Cuda> {
   template <int W, class T>
   KOKKOS_INLINE_FUNCTION static T shfl_down(T v, int delta) {
 #if defined(__CUDA_ARCH__)
-    return __shfl_down_sync(mask<W>(), v, delta, W);
+    const unsigned m = mask<W>();
+    return detail::by_parts(v, [&](auto part) { return __shfl_down_sync(m, part, delta, W); });
 #else
     (void)delta;
     return v;
@@ -76,7 +95,8 @@ struct lanes<Kokkos::Cuda> {
   template <int W, class T>
   KOKKOS_INLINE_FUNCTION static T shfl(T v, int source_lane) {
 #if defined(__CUDA_ARCH__)
-    return __shfl_sync(mask<W>(), v, source_lane, W);
+    const unsigned m = mask<W>();
+    return detail::by_parts(v, [&](auto part) { return __shfl_sync(m, part, source_lane, W); });
 #else
     (void)source_lane;
     return v;

@@ -30,7 +30,13 @@ struct loads<Kokkos::HIP> {
   template <class T>
   KOKKOS_INLINE_FUNCTION static T streaming(const T* p) {
 #if defined(__HIP_DEVICE_COMPILE__)
-    return __builtin_nontemporal_load(p);
+    if constexpr (is_complex_v<T>) {
+      // The builtin takes scalars and vectors, not structs: the two parts.
+      const real_type_t<T>* parts = reinterpret_cast<const real_type_t<T>*>(p);
+      return T(__builtin_nontemporal_load(parts), __builtin_nontemporal_load(parts + 1));
+    } else {
+      return __builtin_nontemporal_load(p);
+    }
 #else
     return *p;
 #endif
@@ -46,7 +52,7 @@ struct lanes<Kokkos::HIP> {
   template <int W, class T>
   KOKKOS_INLINE_FUNCTION static T shfl_up(T v, int delta) {
 #if defined(__HIP_DEVICE_COMPILE__)
-    return __shfl_up(v, delta, W);
+    return detail::by_parts(v, [&](auto part) { return __shfl_up(part, delta, W); });
 #else
     (void)delta;
     return v;
@@ -55,7 +61,7 @@ struct lanes<Kokkos::HIP> {
   template <int W, class T>
   KOKKOS_INLINE_FUNCTION static T shfl_down(T v, int delta) {
 #if defined(__HIP_DEVICE_COMPILE__)
-    return __shfl_down(v, delta, W);
+    return detail::by_parts(v, [&](auto part) { return __shfl_down(part, delta, W); });
 #else
     (void)delta;
     return v;
@@ -64,7 +70,7 @@ struct lanes<Kokkos::HIP> {
   template <int W, class T>
   KOKKOS_INLINE_FUNCTION static T shfl(T v, int source_lane) {
 #if defined(__HIP_DEVICE_COMPILE__)
-    return __shfl(v, source_lane, W);
+    return detail::by_parts(v, [&](auto part) { return __shfl(part, source_lane, W); });
 #else
     (void)source_lane;
     return v;

@@ -3,6 +3,8 @@
 // compile-time checks on Value and Index.
 #pragma once
 
+#include "../scalar.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <type_traits>
@@ -13,12 +15,14 @@ namespace kobalt {
 using default_device = Kokkos::DefaultExecutionSpace::device_type;
 
 /// Type aliases and compile-time checks every format class derives from:
-/// Value is float or double, Index a signed integer type, Device a Kokkos
-/// device (execution space + memory space).
+/// Value is float, double, Kokkos::complex<float> or Kokkos::complex<double>,
+/// Index a signed integer type, Device a Kokkos device (execution space +
+/// memory space).
 template <class Value, class Index, class Device>
 struct format_types {
-  static_assert(std::is_floating_point_v<Value>,
-                "Kobalt formats hold real floating-point values (float, double)");
+  static_assert(is_scalar_v<Value>,
+                "Kobalt formats hold float, double, Kokkos::complex<float> or "
+                "Kokkos::complex<double> values");
   static_assert(std::is_integral_v<Index> && std::is_signed_v<Index>,
                 "Kobalt index types are signed integers (int32_t, int64_t): "
                 "-1 marks padding");

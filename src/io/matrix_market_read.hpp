@@ -8,6 +8,7 @@
 #include "../errors.hpp"
 #include "matrix_market_lines.hpp"
 #include "../formats/triplets.hpp"
+#include "../scalar.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -22,8 +23,8 @@ namespace kobalt {
 namespace detail::mm {
 
 enum class format { coordinate, array };
-enum class field { real, integer, pattern };
-enum class symmetry { general, symmetric, skew_symmetric };
+enum class field { real, integer, pattern, complex };
+enum class symmetry { general, symmetric, skew_symmetric, hermitian };
 
 struct header {
   format fmt = format::coordinate;
@@ -57,8 +58,9 @@ inline std::string quoted(std::string_view s) { return "'" + std::string(s) + "'
 
 /// Banner: "%%MatrixMarket matrix <format> <field> <symmetry>", qualifiers
 /// case-insensitive. Hermitian is only meaningful for complex data; for a
-/// real field it means symmetric, so it is read as symmetric.
-inline header parse_banner(line_source& src) {
+/// real field it means symmetric, so it is read as symmetric. A complex
+/// field needs complex values (`complex_values`), else it is refused here.
+inline header parse_banner(line_source& src, bool complex_values) {
   std::string_view line;
   if (!src.next(line)) fail(src, 1, "empty file: expected the %%MatrixMarket banner");
   std::string_view tok[6];
@@ -87,14 +89,20 @@ inline header parse_banner(line_source& src) {
   } else if (v == "pattern") {
     h.fld = field::pattern;
   } else if (v == "complex") {
-    fail(src, 1, "complex matrices are not supported for real value types");
+    if (!complex_values)
+      fail(src, 1, "a complex matrix cannot be read into real values: read it as "
+                   "Kokkos::complex<float> or Kokkos::complex<double>");
+    h.fld = field::complex;
   } else {
-    fail(src, 1, "unknown field " + quoted(tok[3]) + " (expected real, double, integer or pattern)");
+    fail(src, 1, "unknown field " + quoted(tok[3]) +
+                     " (expected real, double, integer, pattern or complex)");
   }
   if (s == "general") {
     h.sym = symmetry::general;
-  } else if (s == "symmetric" || s == "hermitian") {
+  } else if (s == "symmetric") {
     h.sym = symmetry::symmetric;
+  } else if (s == "hermitian") {
+    h.sym = h.fld == field::complex ? symmetry::hermitian : symmetry::symmetric;
   } else if (s == "skew-symmetric") {
     h.sym = symmetry::skew_symmetric;
   } else {
@@ -151,7 +159,7 @@ sizes parse_size_line(line_source& src, const header& h, std::uint64_t limit) {
   sz.rows = value[0];
   sz.cols = value[1];
   if (h.sym != symmetry::general && sz.rows != sz.cols)
-    fail(src, sz.line, "a symmetric or skew-symmetric matrix must be square, got " +
+    fail(src, sz.line, "a symmetric, skew-symmetric or hermitian matrix must be square, got " +
                            std::to_string(sz.rows) + " x " + std::to_string(sz.cols));
   // Entries the result will hold before duplicates are summed.
   std::uint64_t result_entries = 0;
@@ -166,7 +174,8 @@ sizes parse_size_line(line_source& src, const header& h, std::uint64_t limit) {
                                  " (at most " + std::to_string(limit) + " entries)");
     result_entries = m * c;
     if (h.sym == symmetry::general) sz.entries = static_cast<std::int64_t>(m * c);
-    if (h.sym == symmetry::symmetric) sz.entries = static_cast<std::int64_t>(m * (m + 1) / 2);
+    if (h.sym == symmetry::symmetric || h.sym == symmetry::hermitian)
+      sz.entries = static_cast<std::int64_t>(m * (m + 1) / 2);
     if (h.sym == symmetry::skew_symmetric) sz.entries = static_cast<std::int64_t>(m * (m - (m > 0)) / 2);
   }
   if (result_entries > limit)
@@ -189,8 +198,9 @@ inline std::int64_t parse_index(const line_source& src, std::string_view tok, co
   return i - 1;
 }
 
-template <class Value>
-Value parse_value(const line_source& src, std::string_view tok, field fld) {
+/// One number of a value (the value, or one part of a complex value) as Real.
+template <class Real>
+Real parse_number(const line_source& src, std::string_view tok, field fld) {
   if (fld == field::integer) {
     std::int64_t i = 0;
     const parse_status st = parse_int(tok, i);
@@ -198,15 +208,53 @@ Value parse_value(const line_source& src, std::string_view tok, field fld) {
       fail(src, src.line(), "value " + quoted(tok) + " is not an integer (integer field)");
     if (st == parse_status::out_of_range)
       fail(src, src.line(), "integer value " + std::string(tok) + " is out of range");
-    return static_cast<Value>(i);
+    return static_cast<Real>(i);
   }
-  Value v{};
+  Real v{};
   const parse_status st = parse_real(tok, v);
   if (st == parse_status::invalid) fail(src, src.line(), "value " + quoted(tok) + " is not a number");
   if (st == parse_status::out_of_range)
     fail(src, src.line(), "value " + std::string(tok) + " is out of range for " +
-                              (std::is_same_v<Value, float> ? "float" : "double"));
+                              (std::is_same_v<Real, float> ? "float" : "double"));
   return v;
+}
+
+/// The value of an entry from its tokens (`tok[0]`, and `tok[1]` the
+/// imaginary part in a complex field). Complex Value from a real, integer
+/// or pattern file gets imaginary part 0.
+template <class Value>
+Value parse_value(const line_source& src, const std::string_view* tok, field fld) {
+  using real = real_type_t<Value>;
+  if constexpr (is_complex_v<Value>) {
+    const real re = parse_number<real>(src, tok[0], fld);
+    return Value(re, fld == field::complex ? parse_number<real>(src, tok[1], fld) : real(0));
+  } else {
+    return parse_number<real>(src, tok[0], fld);
+  }
+}
+
+/// The mirror (j, i) of entry (i, j) = v in symmetric storage: v, -v
+/// (skew-symmetric) or conj(v) (hermitian).
+template <class Value>
+Value mirrored(const header& h, const Value& v) {
+  if (h.sym == symmetry::skew_symmetric) return -v;
+  if (h.sym == symmetry::hermitian) return conjugate(v);
+  return v;
+}
+
+/// A hermitian matrix has a real diagonal (a = conj(a)): a diagonal entry
+/// with a nonzero imaginary part contradicts the banner.
+template <class Value>
+void check_hermitian_diagonal(const line_source& src, std::int64_t i, const Value& v) {
+  if constexpr (is_complex_v<Value>) {
+    if (v.imag() != 0)  // NaN counts as nonzero: not real either
+      fail(src, src.line(), "diagonal entry (" + std::to_string(i + 1) + ", " +
+                                std::to_string(i + 1) +
+                                ") of a hermitian matrix has a nonzero imaginary part (its "
+                                "diagonal is real by definition)");
+  } else {
+    (void)src, (void)i, (void)v;
+  }
 }
 
 /// Appends entry (i, j, v) and, for symmetric storage, its mirror. Counts
@@ -217,6 +265,7 @@ void emit(const line_source& src, const header& h, std::int64_t i, std::int64_t 
   if (h.sym == symmetry::skew_symmetric && i == j)
     fail(src, src.line(), "diagonal entry (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
                               ") in a skew-symmetric matrix (its diagonal is zero by definition)");
+  if (h.sym == symmetry::hermitian && i == j) check_hermitian_diagonal(src, i, v);
   const bool mirror = h.sym != symmetry::general && i != j;
   if (t.val.size() + (mirror ? 2 : 1) > limit)
     overflow(src, src.line(), "the matrix has more than " + std::to_string(limit) +
@@ -224,8 +273,7 @@ void emit(const line_source& src, const header& h, std::int64_t i, std::int64_t 
                                   "index type " + index_type_name<Index>());
   t.push_back(static_cast<Index>(i), static_cast<Index>(j), v);
   if (mirror)
-    t.push_back(static_cast<Index>(j), static_cast<Index>(i),
-                h.sym == symmetry::skew_symmetric ? -v : v);
+    t.push_back(static_cast<Index>(j), static_cast<Index>(i), mirrored(h, v));
 }
 
 /// An off-diagonal entry of a symmetric or skew-symmetric coordinate file:
@@ -261,14 +309,15 @@ inline void check_one_triangle(const line_source& src, std::vector<folded_entry>
   }
 }
 
-/// Coordinate body: one "row col [value]" per line, any order, duplicates allowed.
+/// Coordinate body: one "row col [value [imaginary]]" per line, any order,
+/// duplicates allowed.
 /// Symmetric storage is mirrored whichever triangle an entry lies in, but not
 /// both triangles for one position (check_one_triangle).
 template <class Value, class Index>
 void read_coordinate(line_source& src, const header& h, const sizes& sz, std::uint64_t limit,
                      Triplets<Value, Index>& t) {
-  const int want = h.fld == field::pattern ? 2 : 3;
-  std::string_view line, tok[4];
+  const int want = h.fld == field::pattern ? 2 : h.fld == field::complex ? 4 : 3;
+  std::string_view line, tok[5];
   std::int64_t stored = 0;
   std::vector<folded_entry> folded;  // symmetric files only
   while (src.next(line)) {
@@ -276,15 +325,16 @@ void read_coordinate(line_source& src, const header& h, const sizes& sz, std::ui
     if (stored == sz.entries)
       fail(src, src.line(), "more entries than the " + std::to_string(sz.entries) +
                                 " declared on the size line (line " + std::to_string(sz.line) + ")");
-    const int n = split(line, tok, 4);
+    const int n = split(line, tok, 5);
     if (n != want)
       fail(src, src.line(), std::string("expected ") +
-                                (want == 2 ? "2 tokens 'row col' (pattern field)"
-                                           : "3 tokens 'row col value'") +
+                                (want == 2   ? "2 tokens 'row col' (pattern field)"
+                                 : want == 4 ? "4 tokens 'row col real imaginary' (complex field)"
+                                             : "3 tokens 'row col value'") +
                                 ", found " + std::to_string(n));
     const std::int64_t i = parse_index(src, tok[0], "row", sz.rows);
     const std::int64_t j = parse_index(src, tok[1], "column", sz.cols);
-    const Value v = h.fld == field::pattern ? Value(1) : parse_value<Value>(src, tok[2], h.fld);
+    const Value v = h.fld == field::pattern ? Value(1) : parse_value<Value>(src, tok + 2, h.fld);
     emit(src, h, i, j, v, limit, t);
     if (h.sym != symmetry::general && i != j)
       folded.push_back({std::max(i, j), std::min(i, j), src.line(), i < j});
@@ -296,17 +346,19 @@ void read_coordinate(line_source& src, const header& h, const sizes& sz, std::ui
   check_one_triangle(src, folded);
 }
 
-/// Array body: one value per line, column-major; symmetric storage holds the
-/// lower triangle with the diagonal, skew-symmetric the strict lower triangle.
+/// Array body: one value per line (two numbers in a complex field),
+/// column-major; symmetric and hermitian storage hold the lower triangle with
+/// the diagonal, skew-symmetric the strict lower triangle.
 /// Every value becomes an entry, zeros included: a dense array is a full
 /// pattern (the symmetric mirror included).
 template <class Value, class Index>
 void read_array(line_source& src, const header& h, const sizes& sz, std::uint64_t limit,
                 Triplets<Value, Index>& t) {
   const auto first_row = [&](std::int64_t col) {
-    return h.sym == symmetry::general ? 0 : h.sym == symmetry::symmetric ? col : col + 1;
+    return h.sym == symmetry::general ? 0 : h.sym == symmetry::skew_symmetric ? col + 1 : col;
   };
-  std::string_view line, tok[2];
+  const int want = h.fld == field::complex ? 2 : 1;
+  std::string_view line, tok[3];
   std::int64_t stored = 0, i = first_row(0), j = 0;
   while (src.next(line)) {
     if (is_skippable(line)) continue;
@@ -314,9 +366,13 @@ void read_array(line_source& src, const header& h, const sizes& sz, std::uint64_
       fail(src, src.line(), "more entries than the " + std::to_string(sz.entries) +
                                 " the size line (line " + std::to_string(sz.line) +
                                 ") declares for this array");
-    const int n = split(line, tok, 2);
-    if (n != 1) fail(src, src.line(), "expected 1 value per line (array format), found " + std::to_string(n));
-    emit(src, h, i, j, parse_value<Value>(src, tok[0], h.fld), limit, t);
+    const int n = split(line, tok, 3);
+    if (n != want)
+      fail(src, src.line(), std::string(want == 1 ? "expected 1 value per line (array format)"
+                                                  : "expected 2 numbers 'real imaginary' per "
+                                                    "line (complex array)") +
+                                ", found " + std::to_string(n));
+    emit(src, h, i, j, parse_value<Value>(src, tok, h.fld), limit, t);
     ++stored;
     ++i;
     while (i >= sz.rows && j < sz.cols) i = first_row(++j);  // next column's first stored row
@@ -410,7 +466,7 @@ void assemble_by_rows(Triplets<Value, Index>& t) {
 template <class Value, class Index>
 Triplets<Value, Index> read(const std::string& path, std::uint64_t limit) {
   line_source src(path);
-  const header h = parse_banner(src);
+  const header h = parse_banner(src, is_complex_v<Value>);
   const sizes sz = parse_size_line<Index>(src, h, limit);
   Triplets<Value, Index> t;
   t.rows = static_cast<Index>(sz.rows);
@@ -439,19 +495,24 @@ Triplets<Value, Index> read(const std::string& path, std::uint64_t limit) {
 /// content decides, not the name) into host triplets.
 ///
 /// Supported: `matrix coordinate|array` with field `real|double|integer|
-/// pattern` and symmetry `general|symmetric|skew-symmetric|hermitian`.
+/// pattern|complex` and symmetry `general|symmetric|skew-symmetric|
+/// hermitian`. Value is float, double, Kokkos::complex<float> or
+/// Kokkos::complex<double>; a complex file needs a complex Value, and any
+/// other file read as complex gets imaginary parts 0.
 /// The result is assembled: sorted by (row, col) with duplicates summed (in
 /// file order). Symmetric storage is expanded (the diagonal once),
-/// skew-symmetric mirrors with negated values, hermitian on real data is
-/// symmetric. Pattern entries get the value 1. Explicit zeros are kept; in
+/// skew-symmetric mirrors with negated values, hermitian with conjugated
+/// values (on real data it is symmetric). Pattern entries get the value 1. Explicit zeros are kept; in
 /// the array format every stored value is an entry, so a dense array gives a
 /// full pattern. Values are parsed directly as Value (float is not rounded
 /// through double).
 ///
 /// Throws io_error "<file>:<line>: <problem>" for a missing file (line 0),
-/// malformed banner or size line, complex data, bad tokens ("1.5abc"), an
-/// index outside the declared size, too few or too many entries, a diagonal
-/// entry in a skew-symmetric matrix, a non-square symmetric matrix, or a
+/// malformed banner or size line, complex data for a real Value, bad tokens
+/// ("1.5abc"), an index outside the declared size, too few or too many
+/// entries, a diagonal entry in a skew-symmetric matrix, a diagonal entry
+/// with a nonzero imaginary part in a hermitian one, a non-square
+/// symmetric, skew-symmetric or hermitian matrix, or a
 /// truncated gzip stream; index_overflow (same message form) when the sizes
 /// or the entry count after symmetric expansion do not fit Index.
 template <class Value, class Index>

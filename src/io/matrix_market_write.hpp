@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // write_matrix_market: Triplets -> "%%MatrixMarket matrix coordinate real
-// general", with enough digits that read_matrix_market gives back the same
-// values bit for bit.
+// general" ("complex general" for complex values), with enough digits that
+// read_matrix_market gives back the same values bit for bit.
 #pragma once
 
 #include "../errors.hpp"
 #include "../formats/triplets.hpp"
+#include "../scalar.hpp"
 #include "file_stream.hpp"
 
 #include <charconv>
@@ -72,21 +73,24 @@ class text_sink {
 
 }  // namespace detail::mm
 
-/// Writes `a` as "%%MatrixMarket matrix coordinate real general" (1-based
-/// indices, entries in their stored order, duplicates and explicit zeros as
-/// they are), gzip-compressed when `path` ends in ".gz". Values carry
-/// max_digits10 significant digits, so read_matrix_market<Value, Index> gives
-/// back exactly the same values (nan and inf included). `comment`, if not
+/// Writes `a` as "%%MatrixMarket matrix coordinate real general", or
+/// "complex general" with "real imaginary" per entry for complex values
+/// (1-based indices, entries in their stored order, duplicates and explicit
+/// zeros as they are), gzip-compressed when `path` ends in ".gz". Numbers
+/// carry max_digits10 significant digits, so read_matrix_market<Value,
+/// Index> gives back exactly the same values (nan and inf included). `comment`, if not
 /// empty, is written after the banner, each of its lines prefixed by "% ".
 /// Throws invalid_matrix if `a` fails Triplets::validate(), io_error (line 0)
 /// if the file cannot be opened or written.
 template <class Value, class Index>
 void write_matrix_market(const std::string& path, const Triplets<Value, Index>& a,
                          const std::string& comment = std::string()) {
-  static_assert(std::is_floating_point_v<Value>, "write_matrix_market writes real values");
+  static_assert(is_scalar_v<Value>,
+                "write_matrix_market writes float, double or their Kokkos::complex");
   a.validate();
   detail::mm::text_sink out(path);
-  out.put("%%MatrixMarket matrix coordinate real general\n");
+  out.put(is_complex_v<Value> ? "%%MatrixMarket matrix coordinate complex general\n"
+                              : "%%MatrixMarket matrix coordinate real general\n");
   if (!comment.empty()) {
     std::size_t b = 0;
     for (;;) {
@@ -109,7 +113,13 @@ void write_matrix_market(const std::string& path, const Triplets<Value, Index>& 
     out.put(' ');
     out.put_int(static_cast<std::int64_t>(a.col[k]) + 1);
     out.put(' ');
-    out.put_real(a.val[k]);
+    if constexpr (is_complex_v<Value>) {
+      out.put_real(a.val[k].real());
+      out.put(' ');
+      out.put_real(a.val[k].imag());
+    } else {
+      out.put_real(a.val[k]);
+    }
     out.put("\n");
   }
   out.close();

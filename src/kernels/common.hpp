@@ -8,6 +8,7 @@
 #include "../arch/arch.hpp"
 #include "../compat.hpp"
 #include "../errors.hpp"
+#include "../scalar.hpp"
 #include "../tuning/policy.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -40,6 +41,21 @@ struct Sums {
     return *this;
   }
 };
+
+/// *p through a volatile pointer: a partial sum another SM wrote during this
+/// launch (no stale L1 line). A complex value is read as its two parts
+/// (Kokkos::complex's volatile overloads are deprecated).
+template <class T>
+KOKKOS_INLINE_FUNCTION T read_volatile(const T* p) {
+  if constexpr (is_complex_v<T>) {
+    using R = real_type_t<T>;
+    const volatile R* parts = reinterpret_cast<const volatile R*>(p);
+    const R re = parts[0], im = parts[1];
+    return T(re, im);
+  } else {
+    return *static_cast<const volatile T*>(p);
+  }
+}
 
 /// Which columns of a rank-2 x/y a launch covers: [first, first + count),
 /// count <= N. Rank-1 blocks (N = 1) store nothing: the functors stay as

@@ -92,9 +92,9 @@ struct CooRowIndices {
 
 /// What COO load_balance keeps in the handle: the split rows' parts and
 /// the rows without entries.
-template <class Index, class MemorySpace>
+template <class Index, class MemorySpace, class Part>
 struct CooChunks {
-  ChunkParts<MemorySpace> parts;
+  ChunkParts<MemorySpace, Part> parts;
   Kokkos::View<Index*, MemorySpace> empty;
 
   std::size_t bytes() const { return parts.bytes() + empty.extent(0) * sizeof(Index); }
@@ -103,10 +103,10 @@ struct CooChunks {
 /// The chunks of a Coo of `chunk` entries, on `exec`: the parts, and the
 /// rows without entries (a count per row and a compaction).
 template <class ExecutionSpace, class Value, class Index, class Device>
-CooChunks<Index, typename Device::memory_space> make_coo_chunks(
+CooChunks<Index, typename Device::memory_space, widest_t<Value>> make_coo_chunks(
     const ExecutionSpace& exec, const Coo<Value, Index, Device>& a, std::int64_t chunk) {
   using memory_space = typename Device::memory_space;
-  CooChunks<Index, memory_space> p;
+  CooChunks<Index, memory_space, widest_t<Value>> p;
   const auto row = a.row_indices();
   const std::int64_t nnz = a.nnz(), rows = a.rows();
   // has(r) = 1 when row r has an entry: the first entry of each run sets it.
@@ -121,7 +121,7 @@ CooChunks<Index, typename Device::memory_space> make_coo_chunks(
   Kokkos::parallel_reduce(
       "kobalt::coo_empty_rows", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& n) { n += has(r) == 0 ? 1 : 0; }, empty);
-  p.parts = make_chunk_parts<memory_space>(exec, nnz, chunk, empty > 0);
+  p.parts = make_chunk_parts<memory_space, widest_t<Value>>(exec, nnz, chunk, empty > 0);
   if (empty > 0) {
     p.empty = Kokkos::View<Index*, memory_space>(compat::uninitialized(exec, "kobalt::coo_empty_rows"),
                                                  empty);
@@ -145,7 +145,7 @@ void coo_chunks(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                 const std::string& label, typename YView::non_const_value_type alpha,
                 const Coo<Value, Index, Device>& a, const XView& x,
                 typename YView::non_const_value_type beta, const YView& y,
-                const CooChunks<Index, typename Device::memory_space>& p) {
+                const CooChunks<Index, typename Device::memory_space, widest_t<Value>>& p) {
   using index_view = typename Coo<Value, Index, Device>::index_view;
   using scalar = typename YView::non_const_value_type;
   // beta == 1 leaves the rows without entries as they are: the deterministic

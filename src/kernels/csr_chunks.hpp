@@ -23,10 +23,10 @@ namespace kobalt::detail {
 /// parts of split rows, and first_row(c), c = 0..chunks: the first row whose
 /// row-pointer value lies in chunk c (rows for c = chunks), so chunk c owns
 /// rows [first_row(c), first_row(c + 1)).
-template <class MemorySpace>
+template <class MemorySpace, class Part>
 struct CsrChunks {
   Kokkos::View<std::int64_t*, MemorySpace> first_row;
-  ChunkParts<MemorySpace> parts;
+  ChunkParts<MemorySpace, Part> parts;
 
   std::int64_t chunks() const { return parts.chunks; }
   std::size_t bytes() const { return first_row.extent(0) * sizeof(std::int64_t) + parts.bytes(); }
@@ -35,9 +35,8 @@ struct CsrChunks {
 /// The chunk partition of a Csr for chunks of `chunk` entries: one binary
 /// search in the row pointer per chunk, on `exec`.
 template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
-CsrChunks<typename Device::memory_space> make_csr_chunks(const ExecutionSpace& exec,
-                                                         const Csr<Value, Index, Device, Offset>& a,
-                                                         std::int64_t chunk) {
+CsrChunks<typename Device::memory_space, widest_t<Value>> make_csr_chunks(
+    const ExecutionSpace& exec, const Csr<Value, Index, Device, Offset>& a, std::int64_t chunk) {
   using memory_space = typename Device::memory_space;
   const auto row_ptr = a.row_ptr();
   const std::int64_t rows = a.rows();
@@ -48,8 +47,8 @@ CsrChunks<typename Device::memory_space> make_csr_chunks(const ExecutionSpace& e
         if (row_ptr(r) == row_ptr(r + 1)) ++n;
       },
       empty);
-  CsrChunks<memory_space> p;
-  p.parts = make_chunk_parts<memory_space>(exec, a.nnz(), chunk, empty > 0);
+  CsrChunks<memory_space, widest_t<Value>> p;
+  p.parts = make_chunk_parts<memory_space, widest_t<Value>>(exec, a.nnz(), chunk, empty > 0);
   const std::int64_t chunks = p.parts.chunks;
   if (chunks == 0) return p;
   p.first_row = Kokkos::View<std::int64_t*, memory_space>(
@@ -136,7 +135,7 @@ void csr_chunks(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                 const std::string& label, typename YView::non_const_value_type alpha,
                 const Csr<Value, Index, Device, Offset>& a, const XView& x,
                 typename YView::non_const_value_type beta, const YView& y,
-                const CsrChunks<typename Device::memory_space>& p) {
+                const CsrChunks<typename Device::memory_space, widest_t<Value>>& p) {
   using row_ptr_view = typename Csr<Value, Index, Device, Offset>::row_ptr_view;
   entry_chunks(exec, s, label, alpha,
                CsrRowWalk<row_ptr_view, Index>{a.row_ptr(), p.first_row.data()},

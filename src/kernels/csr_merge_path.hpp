@@ -49,12 +49,13 @@ namespace kobalt::detail {
 /// - run_last(t): the last tile that leaves the same row open as tile t (a
 ///   row of 2e6 entries leaves one open over ~8,000 tiles; the fixup reads
 ///   this instead of searching);
-/// - carries: rhs_block partial sums per tile, the open row's part.
-template <class MemorySpace>
+/// - carries: rhs_block partial sums per tile, the open row's part, in Part
+///   = widest_t of the matrix's values.
+template <class MemorySpace, class Part>
 struct CsrMergePath {
   Kokkos::View<std::int64_t*, MemorySpace> tile_row;
   Kokkos::View<std::int64_t*, MemorySpace> run_last;
-  Kokkos::View<double*, MemorySpace> carries;
+  Kokkos::View<Part*, MemorySpace> carries;
   std::int64_t tile = 0;  ///< merge-path items (row ends + nonzeros) per tile
 
   std::int64_t tiles() const {
@@ -62,7 +63,7 @@ struct CsrMergePath {
   }
   std::size_t bytes() const {
     return (tile_row.extent(0) + run_last.extent(0)) * sizeof(std::int64_t) +
-           carries.extent(0) * sizeof(double);
+           carries.extent(0) * sizeof(Part);
   }
 };
 
@@ -85,17 +86,17 @@ KOKKOS_INLINE_FUNCTION std::int64_t merge_path_row(const RowPtr& row_ptr, std::i
 /// The merge-path tiles of a Csr for tiles of `tile` items: one search per
 /// tile, then one per tile for the end of its run, on `exec`.
 template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
-CsrMergePath<typename Device::memory_space> make_csr_merge_path(
+CsrMergePath<typename Device::memory_space, widest_t<Value>> make_csr_merge_path(
     const ExecutionSpace& exec, const Csr<Value, Index, Device, Offset>& a, std::int64_t tile) {
   using memory_space = typename Device::memory_space;
-  CsrMergePath<memory_space> p;
+  CsrMergePath<memory_space, widest_t<Value>> p;
   p.tile = tile;
   const std::int64_t rows = a.rows(), nnz = a.nnz(), items = rows + nnz;
   const std::int64_t tiles = tile > 0 ? (items + tile - 1) / tile : 0;
   if (tiles == 0) return p;
   p.tile_row = Kokkos::View<std::int64_t*, memory_space>(
       compat::uninitialized(exec, "kobalt::tile_rows"), tiles + 1);
-  p.carries = Kokkos::View<double*, memory_space>(
+  p.carries = Kokkos::View<widest_t<Value>*, memory_space>(
       compat::uninitialized(exec, "kobalt::tile_carries"),
       static_cast<std::size_t>(tiles * rhs_block));
   const auto row_ptr = a.row_ptr();
@@ -157,7 +158,7 @@ struct CsrMergePathFunctor {
   YB y;
   scalar alpha, beta;
   const std::int64_t* tile_row;  // raw: the handle's CsrMergePath owns them
-  double* carries;
+  widest_t<scalar>* carries;
   std::int64_t rows, nnz, tile, tiles;
   int per_lane, scratch_level;
 
@@ -263,7 +264,8 @@ struct CsrMergePathFunctor {
         y.template store<HasBeta>(static_cast<index_type>(r0 + head_row), alpha, head, beta);
       }
       if (lane == W - 1)
-        for (int j = 0; j < N; ++j) carries[t * rhs_block + j] = static_cast<double>(sum.v[j]);
+        for (int j = 0; j < N; ++j)
+          carries[t * rhs_block + j] = static_cast<widest_t<scalar>>(sum.v[j]);
     });
   }
 };
@@ -285,7 +287,7 @@ struct CsrMergeFixupFunctor {
   scalar alpha;
   const std::int64_t* tile_row;
   const std::int64_t* run_last;
-  const double* carries;
+  const widest_t<scalar>* carries;
   std::int64_t rows, tiles;
 
   KOKKOS_INLINE_FUNCTION void add_carry(Sums<scalar, N>& s, std::int64_t tt) const {
@@ -343,7 +345,7 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                     const std::string& label, typename YView::non_const_value_type alpha,
                     const Csr<Value, Index, Device, Offset>& a, const XView& x,
                     typename YView::non_const_value_type beta, const YView& y,
-                    const CsrMergePath<typename Device::memory_space>& p) {
+                    const CsrMergePath<typename Device::memory_space, widest_t<Value>>& p) {
   using matrix = Csr<Value, Index, Device, Offset>;
   using scalar = typename YView::non_const_value_type;
   using policy_type = Kokkos::TeamPolicy<ExecutionSpace>;

@@ -61,7 +61,7 @@ struct CsrMergeWalkFunctor {
   YB y;
   scalar alpha, beta;
   const std::int64_t* tile_row;  // raw: the handle's CsrMergePath owns them
-  double* carries;
+  widest_t<scalar>* carries;
   std::int64_t rows, nnz, tile;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const {
@@ -82,7 +82,8 @@ struct CsrMergeWalkFunctor {
     // Row r1 stays open: its nonzeros up to the tile's end are the carry.
     Sums<scalar, N> open;
     walk_row_part(col, val, x, k, d1 - r1, open);
-    for (int j = 0; j < N; ++j) carries[t * rhs_block + j] = static_cast<double>(open.v[j]);
+    for (int j = 0; j < N; ++j)
+      carries[t * rhs_block + j] = static_cast<widest_t<scalar>>(open.v[j]);
   }
 };
 

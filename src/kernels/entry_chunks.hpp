@@ -40,33 +40,34 @@ namespace kobalt::detail {
 /// What a chunk kernel keeps between applies (in the handle) to combine
 /// split rows:
 /// - partials: two slots of rhs_block partial sums per chunk (its split
-///   first row, its split last row);
+///   first row, its split last row), in Part = widest_t of the matrix's
+///   values (double, or complex<double>: vectors of either precision fit);
 /// - arrived(c): chunks that have left their partial of the split row that
 ///   starts in chunk c; the last one resets it to 0.
-template <class MemorySpace>
+template <class MemorySpace, class Part>
 struct ChunkParts {
-  Kokkos::View<double*, MemorySpace> partials;
+  Kokkos::View<Part*, MemorySpace> partials;
   Kokkos::View<int*, MemorySpace> arrived;
   std::int64_t chunk = 0;   ///< entries per chunk (the last may be shorter)
   std::int64_t chunks = 0;  ///< ceil(nnz / chunk)
   bool empty_rows = false;  ///< some row has no entries (its y must still be scaled)
 
   std::size_t bytes() const {
-    return partials.extent(0) * sizeof(double) + arrived.extent(0) * sizeof(int);
+    return partials.extent(0) * sizeof(Part) + arrived.extent(0) * sizeof(int);
   }
 };
 
 /// Allocates the parts of `nnz` entries in chunks of `chunk`, on `exec`
 /// (the counters zeroed).
-template <class MemorySpace, class ExecutionSpace>
-ChunkParts<MemorySpace> make_chunk_parts(const ExecutionSpace& exec, std::int64_t nnz,
-                                         std::int64_t chunk, bool empty_rows) {
-  ChunkParts<MemorySpace> p;
+template <class MemorySpace, class Part, class ExecutionSpace>
+ChunkParts<MemorySpace, Part> make_chunk_parts(const ExecutionSpace& exec, std::int64_t nnz,
+                                               std::int64_t chunk, bool empty_rows) {
+  ChunkParts<MemorySpace, Part> p;
   p.chunk = chunk;
   p.chunks = chunk > 0 ? (nnz + chunk - 1) / chunk : 0;
   p.empty_rows = empty_rows;
   if (p.chunks == 0) return p;
-  p.partials = Kokkos::View<double*, MemorySpace>(
+  p.partials = Kokkos::View<Part*, MemorySpace>(
       compat::uninitialized(exec, "kobalt::chunk_partials"),
       static_cast<std::size_t>(2 * p.chunks * rhs_block));
   p.arrived = Kokkos::View<int*, MemorySpace>(
@@ -97,6 +98,7 @@ template <class ExecutionSpace, int W, class Rows, class IndexView, class ValueV
 struct EntryChunkFunctor {
   using index_type = typename IndexView::non_const_value_type;
   using scalar = typename YB::scalar;
+  using part = widest_t<scalar>;
   using member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   using L = arch::lanes<ExecutionSpace>;
   static constexpr int N = XB::count_max;
@@ -110,7 +112,7 @@ struct EntryChunkFunctor {
   // Raw pointers into the handle's ChunkParts (which owns them): Views
   // would take the functor past Kokkos' 512-byte constant-memory launch
   // threshold (520 bytes measured by launch_size_test on the H200).
-  double* partials;
+  part* partials;
   int* arrived;
   std::int64_t nnz, chunk, chunks;
   bool empty_rows;
@@ -134,7 +136,7 @@ struct EntryChunkFunctor {
                                        std::int64_t end, const Sums<scalar, N>& s) const {
     Finish f;
     const std::int64_t c1 = start / chunk, c2 = (end - 1) / chunk;
-    for (int j = 0; j < N; ++j) partials[slot(c, c1) + j] = static_cast<double>(s.v[j]);
+    for (int j = 0; j < N; ++j) partials[slot(c, c1) + j] = static_cast<part>(s.v[j]);
     Kokkos::memory_fence();  // the part is visible before the count says so
     const int before = Kokkos::atomic_fetch_add(&arrived[c1], 1);
     if (before == static_cast<int>(c2 - c1)) {
@@ -159,15 +161,15 @@ struct EntryChunkFunctor {
     const std::int64_t c1 = L::template shfl<W>(mine.c1, source);
     const std::int64_t c2 = L::template shfl<W>(mine.c2, source);
     Kokkos::memory_fence();
-    scalar part[4][N] = {};
+    scalar sums[4][N] = {};
     int u = 0;
     for (std::int64_t cc = c1 + lane; cc <= c2; cc += W, u = (u + 1) & 3) {
       // Volatile: the parts were written by other SMs; do not read a stale L1 line.
-      const volatile double* p = partials + slot(cc, c1);
-      for (int j = 0; j < N; ++j) part[u][j] += static_cast<scalar>(p[j]);
+      const part* p = partials + slot(cc, c1);
+      for (int j = 0; j < N; ++j) sums[u][j] += static_cast<scalar>(read_volatile(p + j));
     }
     Sums<scalar, N> total;
-    for (int j = 0; j < N; ++j) total.v[j] = (part[0][j] + part[1][j]) + (part[2][j] + part[3][j]);
+    for (int j = 0; j < N; ++j) total.v[j] = (sums[0][j] + sums[1][j]) + (sums[2][j] + sums[3][j]);
     arch::segmented_scan<ExecutionSpace, W>(lane, 0, total.v);
     if (lane == W - 1) {
       y.template store<HasBeta>(r, alpha, total, beta);
@@ -239,7 +241,8 @@ void entry_chunks(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                   const std::string& label, typename YView::non_const_value_type alpha,
                   const Rows& rows, const IndexView& col, const ValueView& val, const XView& x,
                   typename YView::non_const_value_type beta, const YView& y,
-                  const ChunkParts<MemorySpace>& p) {
+                  const ChunkParts<MemorySpace, widest_t<typename YView::non_const_value_type>>&
+                      p) {
   const std::int64_t nnz = static_cast<std::int64_t>(val.extent(0));
   arch::with_lane_width(exec, [&](auto width) {
     constexpr int W = decltype(width)::value;

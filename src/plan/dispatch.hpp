@@ -29,26 +29,32 @@ namespace kobalt::detail {
 
 // ---- workspace ---------------------------------------------------------------
 
-/// Scratch an apply needs besides x and y, in double words (any value type fits).
+/// Scratch an apply needs besides x and y, in the widest scalar of the
+/// matrix's kind (double or complex<double>: vectors of either precision fit).
 template <class Matrix>
-using workspace_view = Kokkos::View<double*, typename Matrix::memory_space>;
+using workspace_scalar = widest_t<typename Matrix::value_type>;
+template <class Matrix>
+using workspace_view = Kokkos::View<workspace_scalar<Matrix>*, typename Matrix::memory_space>;
 
 /// What a handle keeps for its kernel between applies; empty (nothing
 /// allocated) for most (format, strategy) pairs.
 template <class Matrix>
 struct Workspace {
   workspace_view<Matrix> gather;  ///< permuted CsrK: P x of a rank-1 apply
-  CsrChunks<typename Matrix::memory_space> chunks;  ///< CSR load_balance: partition and partial sums
-  CsrMergePath<typename Matrix::memory_space> tiles;  ///< CSR merge_path: tile starts and carries
+  /// CSR load_balance: partition and partial sums
+  CsrChunks<typename Matrix::memory_space, workspace_scalar<Matrix>> chunks;
+  /// CSR merge_path: tile starts and carries
+  CsrMergePath<typename Matrix::memory_space, workspace_scalar<Matrix>> tiles;
   /// COO load_balance, and the COO (flat) part of the deterministic Hybrid
   /// (ALIGNED_COO) strategies: partial sums and the rows without entries
-  CooChunks<typename Matrix::index_type, typename Matrix::memory_space> coo_parts;
+  CooChunks<typename Matrix::index_type, typename Matrix::memory_space, workspace_scalar<Matrix>>
+      coo_parts;
   /// ALIGNED_COO seg_then_flat: the rows outside the seg part, which its seg
   /// launch scales by beta
   Kokkos::View<typename Matrix::index_type*, typename Matrix::memory_space> rows_outside_seg;
   std::size_t bytes() const {
-    return gather.extent(0) * sizeof(double) + chunks.bytes() + tiles.bytes() + coo_parts.bytes() +
-           rows_outside_seg.extent(0) * sizeof(typename Matrix::index_type);
+    return gather.extent(0) * sizeof(workspace_scalar<Matrix>) + chunks.bytes() + tiles.bytes() +
+           coo_parts.bytes() + rows_outside_seg.extent(0) * sizeof(typename Matrix::index_type);
   }
 };
 

@@ -107,8 +107,13 @@ constexpr void check_types() {
                 "kobalt::spmv: rank-2 x and y must be LayoutLeft (one column per right-hand side)");
   static_assert(std::is_same_v<typename YView::value_type, typename YView::non_const_value_type>,
                 "kobalt::spmv: y must not be a View of const");
-  static_assert(std::is_floating_point_v<typename YView::non_const_value_type>,
-                "kobalt::spmv: y must hold float or double");
+  using y_scalar = typename YView::non_const_value_type;
+  static_assert(is_scalar_v<y_scalar>,
+                "kobalt::spmv: y must hold float, double or their Kokkos::complex");
+  // The kernels accumulate in y's type; the handle's partial sums are kept
+  // in the widest scalar of the matrix's kind (kernels/common.hpp).
+  static_assert(is_complex_v<y_scalar> == is_complex_v<typename Matrix::value_type>,
+                "kobalt::spmv: a complex matrix needs complex x and y, a real one real x and y");
   static_assert(
       Kokkos::SpaceAccessibility<ExecutionSpace, typename XView::memory_space>::accessible &&
           Kokkos::SpaceAccessibility<ExecutionSpace, typename YView::memory_space>::accessible &&

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The warp-level primitives of src/arch/ on random segment patterns, each
 // lane's result against a sequential reference: segmented_scan,
-// segment_end, any, ballot and the three shuffles, for every logical width
+// segment_end, any, ballot and the three shuffles (of real values and of
+// Kokkos::complex<double> and <float>, which move as two parts), for every logical width
 // W the backend has (1 on hosts, 1..32 on CUDA, 1..64 on HIP), on patterns
 // with every lane in one row, every lane its own row, runs of random length
 // that cross from one warp into the next, and only the first n lanes holding
@@ -24,15 +25,26 @@ namespace {
 using exec_type = Kokkos::DefaultExecutionSpace;
 constexpr int none = -1;
 
+using cdouble = Kokkos::complex<double>;
+using cfloat = Kokkos::complex<float>;
+
+/// The complex value of lane i: real part v, imaginary part 3 - v (small
+/// integers: sums are exact in any order, and the parts differ).
+KOKKOS_INLINE_FUNCTION cdouble complex_of(double v) { return cdouble(v, 3.0 - v); }
+
 /// What each lane saw: the scan of (value, value + 1), segment_end, any,
 /// ballot, and the shuffles of the value by one lane up, one down and from
-/// lane 0.
+/// lane 0; the scan and the shuffles of complex_of(value) (complex<double>;
+/// from lane 0 as complex<float>).
 struct LaneResults {
   Kokkos::View<double*> scan0, scan1, up, down, first;
+  Kokkos::View<cdouble*> cscan, cup, cdown;
+  Kokkos::View<cfloat*> cfirst;
   Kokkos::View<int*> end, any;
   Kokkos::View<std::uint64_t*> ballot;
   explicit LaneResults(std::size_t n)
       : scan0("scan0", n), scan1("scan1", n), up("up", n), down("down", n), first("first", n),
+        cscan("cscan", n), cup("cup", n), cdown("cdown", n), cfirst("cfirst", n),
         end("end", n), any("any", n), ballot("ballot", n) {}
 };
 
@@ -62,6 +74,14 @@ struct LanesFunctor {
       out.up(i) = L::template shfl_up<W>(value(i), 1);
       out.down(i) = L::template shfl_down<W>(value(i), 1);
       out.first(i) = L::template shfl<W>(value(i), 0);
+      const cdouble c = complex_of(value(i));
+      cdouble cv[1] = {c};
+      arch::segmented_scan<exec_type, W>(lane, k, cv);
+      out.cscan(i) = cv[0];
+      out.cup(i) = L::template shfl_up<W>(c, 1);
+      out.cdown(i) = L::template shfl_down<W>(c, 1);
+      out.cfirst(i) = L::template shfl<W>(cfloat(static_cast<float>(c.real()),
+                                                 static_cast<float>(c.imag())), 0);
     });
   }
 };
@@ -136,6 +156,8 @@ void check_width(const std::string& pattern) {
   auto host = [](const auto& v) { return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v); };
   const auto scan0 = host(out.scan0), scan1 = host(out.scan1), up = host(out.up),
              down = host(out.down), first = host(out.first);
+  const auto cscan = host(out.cscan), cup = host(out.cup), cdown = host(out.cdown);
+  const auto cfirst = host(out.cfirst);
   const auto end = host(out.end), any = host(out.any);
   const auto ballot = host(out.ballot);
 
@@ -167,6 +189,15 @@ void check_width(const std::string& pattern) {
       EXPECT_EQ(up(i), l >= 1 ? values[i - 1] : values[i]) << what << " lane " << l;
       EXPECT_EQ(down(i), l + 1 < W ? values[i + 1] : values[i]) << what << " lane " << l;
       EXPECT_EQ(first(i), values[base]) << what << " lane " << l;
+      // Complex: the real parts sum the run, the imaginary parts 3 per lane less it.
+      EXPECT_EQ(cscan(i), cdouble(run, 3 * count_in_run(keys, base, l) - run))
+          << what << " complex scan, warp " << w << " lane " << l;
+      EXPECT_EQ(cup(i), complex_of(l >= 1 ? values[i - 1] : values[i])) << what << " lane " << l;
+      EXPECT_EQ(cdown(i), complex_of(l + 1 < W ? values[i + 1] : values[i]))
+          << what << " lane " << l;
+      EXPECT_EQ(cfirst(i), cfloat(static_cast<float>(values[base]),
+                                  static_cast<float>(3 - values[base])))
+          << what << " lane " << l;
     }
   }
 }

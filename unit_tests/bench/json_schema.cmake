@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # kobalt-bench's JSON report against perf_tests/kobalt-bench.schema.json:
 # a run with a correct, a refused-by-library and a generated input, and a
-# --mode T --rhs 2 run, checked
+# --mode T --rhs 2 run and a complex run (value_type complex_double), checked
 # by perf_tests/check_json_schema.py (python3-jsonschema; exit 77 = skipped
 # when the module is missing, which .ci/run does not accept).
 # Usage: cmake -DBENCH=... -DPYTHON=... -DSOURCE=... -DDATA=... -DWORK=... -P json_schema.cmake
@@ -31,15 +31,24 @@ if(NOT json_t MATCHES "\"mode\": \"T\"")
   message(FATAL_ERROR "the --mode T report does not say \"mode\": \"T\"")
 endif()
 execute_process(
-  COMMAND ${PYTHON} ${SOURCE}/perf_tests/check_json_schema.py
-          ${SOURCE}/perf_tests/kobalt-bench.schema.json ${WORK}/schema_run.json
-          ${WORK}/schema_run_t.json
+  COMMAND ${BENCH} --value complex_double ${DATA}/complex_general.mtx lap2d:6 --format csr
+          --format sellp --reps 2 --budget 0 --warmup 0 --triad-mib 1
+          --json ${WORK}/schema_complex.json
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-message("${out}${err}")
-if(rc EQUAL 77)
-  message("SKIPPED: python3-jsonschema is not installed")
-  return()
-endif()
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "the JSON report does not match the schema (exit ${rc})")
+  message(FATAL_ERROR "kobalt-bench --value complex_double exited ${rc}\n${out}\n${err}")
 endif()
+foreach(report schema_run schema_run_t schema_complex)
+  execute_process(
+    COMMAND ${PYTHON} ${SOURCE}/perf_tests/check_json_schema.py
+            ${SOURCE}/perf_tests/kobalt-bench.schema.json ${WORK}/${report}.json
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("${out}${err}")
+  if(rc EQUAL 77)
+    message("SKIPPED: python3-jsonschema is not installed")
+    return()
+  endif()
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "the JSON report ${report}.json does not match the schema (exit ${rc})")
+  endif()
+endforeach()

@@ -12,6 +12,7 @@
 // COO atomics run on every backend, Serial included. CSR load_balance,
 // merge_path, COO load_balance and the fixed-order Hybrid and ALIGNED_COO
 // strategies are deterministic: two applies give the same bits.
+#include "fixtures/chunk_kernels.hpp"
 #include "fixtures/shared_matrices.hpp"
 #include "fixtures/spmv_check.hpp"
 #include "fixtures/types.hpp"
@@ -26,74 +27,6 @@ using exec_type = Kokkos::DefaultExecutionSpace;
 template <class T>
 class LoadBalanceSpmv : public ::testing::Test {};
 TYPED_TEST_SUITE(LoadBalanceSpmv, ValueIndexTypes, TypeNames);
-
-/// The tuned policy of (a, strategy) with every chunked launch's
-/// entries_per_thread set to `per_lane` (0: as tuned).
-template <class Matrix, class Strategy>
-SpmvHandle<Matrix, exec_type> handle_with_chunks(const Matrix& a, const Strategy& strategy,
-                                                 std::int64_t per_lane) {
-  const exec_type exec;
-  const auto stats = tuning::analyze(exec, a);
-  const auto& profile = tuning::cached_profile_of(exec);
-  const strategy_of<Matrix> s{strategy};
-  tuning::SpmvPolicy p = kobalt::detail::policy_for(stats, profile, a, s);
-  if (per_lane > 0)
-    for (auto& l : p.launches)
-      if (l.entries_per_thread > 0) l.entries_per_thread = per_lane;
-  return SpmvHandle<Matrix, exec_type>(exec, a, s, profile, stats, p);
-}
-
-/// Every kernel with chunks, at each chunk size, on matrix t.
-template <class V, class I>
-void expect_chunk_kernels_match(const Triplets<V, I>& input, const std::string& name,
-                                const std::vector<std::int64_t>& per_lane_sizes) {
-  Triplets<V, I> t = input;
-  t.assemble();
-  const exec_type exec;
-  const auto csr = make_csr(t);
-  const auto coo = to_coo(csr);
-  const auto hybrid = to_hybrid(csr, hybrid::imbalance_limit{0.5});
-  for (const std::int64_t per_lane : per_lane_sizes) {
-    const std::string size = per_lane == 0 ? " tuned" : " per_lane=" + std::to_string(per_lane);
-    expect_handle_matches_reference(exec, handle_with_chunks(csr, csr::load_balance{}, per_lane),
-                                    csr, t, name + " csr:load_balance" + size);
-    expect_handle_matches_reference(exec, handle_with_chunks(csr, csr::merge_path{}, per_lane),
-                                    csr, t, name + " csr:merge_path" + size);
-    expect_handle_matches_reference(exec, handle_with_chunks(coo, coo::segmented{}, per_lane), coo,
-                                    t, name + " coo:segmented" + size);
-    expect_handle_matches_reference(exec, handle_with_chunks(coo, coo::load_balance{}, per_lane),
-                                    coo, t, name + " coo:load_balance" + size);
-    expect_handle_matches_reference(exec,
-                                    handle_with_chunks(hybrid, hybrid::ell_then_coo{}, per_lane),
-                                    hybrid, t, name + " hybrid(0.5)" + size);
-  }
-}
-
-/// The fixed-order composites whose COO part runs as COO load_balance:
-/// Hybrid ell_then_load_balance and ALIGNED_COO flat_then_seg (automatic
-/// and all-flat splits), at each chunk size, on matrix t.
-template <class V, class I>
-void expect_composite_chunks_match(const Triplets<V, I>& input, const std::string& name,
-                                   const std::vector<std::int64_t>& per_lane_sizes) {
-  Triplets<V, I> t = input;
-  t.assemble();
-  const exec_type exec;
-  const auto csr = make_csr(t);
-  const auto hybrid = to_hybrid(csr, hybrid::imbalance_limit{0.5});
-  aligned_coo::params all_flat;
-  all_flat.choice = aligned_coo::split::all_flat;
-  const auto aligned = to_aligned_coo(csr), aligned_flat = to_aligned_coo(csr, all_flat);
-  for (const std::int64_t per_lane : per_lane_sizes) {
-    const std::string size = per_lane == 0 ? " tuned" : " per_lane=" + std::to_string(per_lane);
-    expect_handle_matches_reference(
-        exec, handle_with_chunks(hybrid, hybrid::ell_then_load_balance{}, per_lane), hybrid, t,
-        name + " hybrid(0.5) ell_then_load_balance" + size);
-    for (const auto* a : {&aligned, &aligned_flat})
-      expect_handle_matches_reference(
-          exec, handle_with_chunks(*a, aligned_coo::flat_then_seg{}, per_lane), *a, t,
-          name + " aligned_coo " + aligned_coo::name(a->split()) + " flat_then_seg" + size);
-  }
-}
 
 TYPED_TEST(LoadBalanceSpmv, EveryEdgeMatrixAtEveryChunkSize) {
   using V = typename TypeParam::value_type;

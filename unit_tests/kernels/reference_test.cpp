@@ -50,6 +50,37 @@ TEST(ReferenceSpmv, BetaZeroIgnoresNaN) {
   EXPECT_EQ(r.y, (std::vector<double>{7, 0, 16}));
 }
 
+//     | 1+i   2  |        x = (1 - i, 3i)
+// A = |  0   -2i |        A x = ((1+i)(1-i) + 2*3i, -2i*3i) = (2 + 6i, 6)
+// y = i*A*x + (1 - i)*y_in with y_in = (1, 2i):
+//   y_0 = i(2 + 6i) + (1 - i) = -6 + 2i + 1 - i = -5 + i
+//   y_1 = 6i + (1 - i)2i = 6i + 2i + 2 = 2 + 8i
+TEST(ReferenceSpmv, ComplexHandCheckedProduct) {
+  using C = Kokkos::complex<double>;
+  Triplets<Kokkos::complex<float>, int> t;
+  t.rows = 2;
+  t.cols = 2;
+  t.push_back(0, 0, {1, 1});
+  t.push_back(0, 1, {2, 0});
+  t.push_back(1, 1, {0, -2});
+  const auto r = reference_spmv(t, C(0, 1), std::vector<C>{C(1, -1), C(0, 3)}, C(1, -1),
+                                std::vector<C>{C(1, 0), C(0, 2)});
+  EXPECT_EQ(r.y, (std::vector<C>{C(-5, 1), C(2, 8)}));
+  // bound = |i| (|2| + |6i|) + |(1 - i) 1|, |i| |6| + |(1 - i) 2i|
+  EXPECT_DOUBLE_EQ(r.bound[0], 8 + std::sqrt(2.0));
+  EXPECT_DOUBLE_EQ(r.bound[1], 6 + 2 * std::sqrt(2.0));
+  // A complex result is judged by |got - y|: an error in the imaginary part
+  // alone counts, and NaN in either part is refused where y is finite.
+  const double tol = r.tolerance<Kokkos::complex<float>>(0);
+  EXPECT_TRUE(r.accepts<Kokkos::complex<float>>(0, C(-5 + tol / 2, 1)));
+  EXPECT_FALSE(r.accepts<Kokkos::complex<float>>(0, C(-5, 1 + 2 * tol)));
+  EXPECT_FALSE(
+      r.accepts<Kokkos::complex<float>>(0, C(-5, std::numeric_limits<double>::quiet_NaN())));
+  // complex<float>'s tolerance: (n_i + 4 + 3) * float eps * bound + float min.
+  EXPECT_DOUBLE_EQ(tol, (2 + 4 + 3) * double(std::numeric_limits<float>::epsilon()) * r.bound[0] +
+                            double(std::numeric_limits<float>::min()));
+}
+
 TEST(ReferenceSpmv, AccumulatesInDouble) {
   // 1e8 + 1 - 1e8 in float loses the 1; the reference must not.
   Triplets<float, int> t;
