@@ -169,8 +169,11 @@ struct CsrMergePathFunctor {
     // This warp's scratch: the team's block, cut per team thread.
     using scratch = TileScratch<scalar, index_type, N>;
     const std::size_t per_warp = scratch::bytes(tile);
-    char* base = static_cast<char*>(
-                     team.team_scratch(scratch_level).get_shmem(team.team_size() * per_warp)) +
+    // Aligned for scalar (per_warp keeps it so for every warp): Kokkos
+    // aligns scratch to 8 bytes only, too little for complex<double>.
+    char* base = static_cast<char*>(team.team_scratch(scratch_level)
+                                        .get_shmem_aligned(team.team_size() * per_warp,
+                                                           alignof(scalar))) +
                  team.team_rank() * per_warp;
     scalar* products = reinterpret_cast<scalar*>(base);
     index_type* ends = reinterpret_cast<index_type*>(base + scratch::products_bytes(tile));
@@ -387,11 +390,12 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
         int team_size = s.team_size;
         const std::size_t level0 =
             static_cast<std::size_t>(policy_type::scratch_size_max(0));
-        while (team_size > 1 && team_size * per_warp > level0) team_size /= 2;
-        const int level = team_size * per_warp <= level0 ? 0 : 1;
+        while (team_size > 1 && team_size * per_warp + alignof(scalar) > level0) team_size /= 2;
+        const int level = team_size * per_warp + alignof(scalar) <= level0 ? 0 : 1;
         const std::int64_t league = (tiles + team_size - 1) / team_size;
         policy_type policy(exec, static_cast<int>(league), team_size, Lanes::value);
-        policy.set_scratch_size(level, Kokkos::PerTeam(team_size * per_warp));
+        // + alignof: the slack get_shmem_aligned may skip.
+        policy.set_scratch_size(level, Kokkos::PerTeam(team_size * per_warp + alignof(scalar)));
         dispatch_beta(beta, [&](auto has_beta) {
           using functor = CsrMergePathFunctor<ExecutionSpace, Lanes::value,
                                               typename matrix::row_ptr_view,

@@ -76,8 +76,11 @@ struct SlotGroupsFunctor {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
-    scalar* partials = t > 1 ? static_cast<scalar*>(team.team_scratch(0).get_shmem(
-                                   scratch_bytes(blocks_per_team, t, b)))
+    // Aligned for scalar: Kokkos aligns scratch to 8 bytes only, and a
+    // complex<double> (alignas 16, loaded as one 16-byte word) faulted with
+    // cudaErrorMisalignedAddress on the H200 (2026-11-23).
+    scalar* partials = t > 1 ? static_cast<scalar*>(team.team_scratch(0).get_shmem_aligned(
+                                   scratch_bytes(blocks_per_team, t, b), alignof(scalar)))
                              : nullptr;
     const std::int64_t units = nblocks * parts;  // (block, part) pairs
     // More units than an int league can count are taken in a grid stride.
@@ -133,6 +136,12 @@ struct SlotGroupsFunctor {
     return static_cast<std::size_t>(blocks_per_team) * static_cast<std::size_t>(t) *
            static_cast<std::size_t>(b) * N * sizeof(scalar);
   }
+  /// What the team reserves: scratch_bytes plus the slack get_shmem_aligned
+  /// may skip to align the partial sums.
+  KOKKOS_INLINE_FUNCTION static std::size_t reserved_bytes(int blocks_per_team, int t,
+                                                           std::int64_t b) {
+    return scratch_bytes(blocks_per_team, t, b) + alignof(scalar);
+  }
 };
 
 /// y = alpha*A*x + beta*y over `nblocks` blocks of b rows: team_size =
@@ -177,7 +186,7 @@ void slot_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
       policy_type policy(exec, league, f.blocks_per_team * t, s.vector_length);
       if (t > 1)
         policy.set_scratch_size(0,
-                                Kokkos::PerTeam(functor::scratch_bytes(f.blocks_per_team, t, b)));
+                                Kokkos::PerTeam(functor::reserved_bytes(f.blocks_per_team, t, b)));
       Kokkos::parallel_for(label, policy, f);
     });
   });
