@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // spmv with a mode ("N", "T", "C", "H"; formats/mode.hpp, plan/spmv.hpp):
+// real values below, complex ones (where C and H conjugate) at the end.
 // op(A) as a Csr (formats/convert_op.hpp) equals the transposed triplets
 // entry for entry, and every format with every strategy applies A^T and
 // A^H through a handle (op_handle, cached) and without one, against the
 // reference on the transposed matrix. Real values: C is A and H is A^T.
 #include "fixtures/every_format.hpp"
+#include "fixtures/scalars.hpp"
 #include "fixtures/shared_matrices.hpp"
 #include "fixtures/spmv_check.hpp"
 #include "fixtures/types.hpp"
@@ -196,6 +198,54 @@ TYPED_TEST(Modes, TransposeMatchesTheReferenceOnSharedMatrices) {
           kobalt::spmv(exec, hh, "T", alpha, hybrid, x, beta, y);
         });
   }
+}
+
+
+/// op(A)'s triplets: transposed for T and H, conjugated for C and H.
+template <class V, class I>
+Triplets<V, I> op_triplets(const Triplets<V, I>& t, Mode mode) {
+  Triplets<V, I> out = transposes(mode) ? transposed(t) : t;
+  if (conjugates(mode))
+    for (auto& v : out.val) v = conjugate(v);
+  return out;
+}
+
+/// Complex values: every format and strategy through a handle in every mode
+/// (C and H conjugate, T does not), and op(A) of every format exactly.
+template <class V, class I>
+void expect_complex_modes() {
+  const exec_type exec;
+  for (const auto& m : edge_matrices<real_type_t<V>, I>()) {
+    Triplets<V, I> t = complex_copy(m.matrix);
+    t.assemble();
+    const auto csr = make_csr(t);
+    for_every_format(csr, [&](const auto& a, const std::string& what) {
+      for (const Mode mode : {Mode::transpose, Mode::conjugate, Mode::conjugate_transpose})
+        expect_same_triplets(op_triplets(t, mode), to_triplets(to_csr(a, mode)),
+                             m.name + " " + what + " " + mode_name(mode));
+    });
+    for_every_format_and_strategy(csr, [&](const auto& a, const auto& strategy,
+                                           const std::string& what) {
+      const auto h = make_handle(exec, a, strategy);
+      for (const char* mode : {"T", "H", "C", "N"}) {
+        const auto expected = op_triplets(t, parse_mode(mode));
+        for (const auto& c : cases_for<V>())
+          expect_apply_case<V, typename exec_type::device_type>(
+              expected, c, m.name + " " + what + " mode " + mode,
+              [&](V alpha, const auto& x, V beta, const auto& y) {
+                kobalt::spmv(exec, h, mode, alpha, a, x, beta, y);
+              });
+      }
+      // T and H are different matrices for complex values: two copies.
+      EXPECT_NE(&h.op_handle(exec, Mode::transpose),
+                &h.op_handle(exec, Mode::conjugate_transpose)) << what;
+    });
+  }
+}
+
+TEST(ModesComplex, EveryFormatConjugatesInModesCAndH) {
+  expect_complex_modes<Kokkos::complex<double>, std::int32_t>();
+  expect_complex_modes<Kokkos::complex<float>, std::int64_t>();
 }
 
 }  // namespace
