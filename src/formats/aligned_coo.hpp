@@ -30,6 +30,7 @@
 // matrix depend on x and is not implemented (docs/sources.md).
 #pragma once
 
+#include "../range.hpp"
 #include "coo.hpp"
 #include "format_traits.hpp"
 #include "../errors.hpp"
@@ -69,7 +70,7 @@ std::int64_t count_non_padding(const ExecutionSpace& exec, const IndexView& col)
   const std::int64_t n = static_cast<std::int64_t>(col.extent(0));
   if (n == 0) return 0;
   Kokkos::parallel_reduce(
-      "kobalt::aligned_coo::count", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
+      "kobalt::aligned_coo::count", range_policy<ExecutionSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const std::int64_t k, std::int64_t& c) {
         if (col(k) != padding_index<typename IndexView::non_const_value_type>) ++c;
       },

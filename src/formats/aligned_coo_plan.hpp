@@ -7,6 +7,7 @@
 // (004 Alg. 1 and 3) is tuning's (tuning/aligned_coo_split.hpp).
 #pragma once
 
+#include "../range.hpp"
 #include "aligned_coo.hpp"
 #include "entry_on_host.hpp"
 #include "next_fit.hpp"
@@ -90,7 +91,7 @@ RowPtr seg_prefix(const ExecutionSpace& exec, const RowPtr& row_ptr, aligned_coo
       Kokkos::view_alloc(exec, std::string("kobalt::aligned_coo::seg_prefix")), row_ptr.extent(0));
   if (s == aligned_coo::split::all_flat || rows < 1) return prefix;
   Kokkos::parallel_scan(
-      "kobalt::aligned_coo::seg_prefix", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+      "kobalt::aligned_coo::seg_prefix", range_policy<ExecutionSpace>(exec, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i, index& partial, const bool final) {
         partial += static_cast<index>(
             aligned_coo_seg_length(row_ptr(i + 1) - row_ptr(i), s, flat_unit));
@@ -106,7 +107,7 @@ std::int64_t longest_row(const ExecutionSpace& exec, const PrefixView& prefix) {
   std::int64_t longest = 0;
   if (rows > 0)
     Kokkos::parallel_reduce(
-        "kobalt::aligned_coo::longest_row", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+        "kobalt::aligned_coo::longest_row", range_policy<ExecutionSpace>(exec, 0, rows),
         KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
           const std::int64_t len = static_cast<std::int64_t>(prefix(i + 1) - prefix(i));
           if (len > m) m = len;

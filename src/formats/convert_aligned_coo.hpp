@@ -4,6 +4,7 @@
 // next_fit.hpp), then every column index and value moves.
 #pragma once
 
+#include "../range.hpp"
 #include "aligned_coo.hpp"
 #include "aligned_coo_plan.hpp"
 #include "convert_coo.hpp"
@@ -63,7 +64,7 @@ AlignedCoo<Value, Index, Device> to_aligned_coo(const ExecutionSpace& space,
   const auto prefix = plan.prefix;
   const auto lane_of = plan.lanes.lane_of;
   const Index seg_nnz = static_cast<Index>(plan.seg_nnz);
-  using exec_range = Kokkos::RangePolicy<exec>;
+  using exec_range = range_policy<exec>;
   Kokkos::deep_copy(space, lane_row, Index(-1));
   Kokkos::parallel_for(
       "kobalt::convert<aligned_coo>::lanes", exec_range(space, 0, rows),
@@ -152,14 +153,14 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space,
   detail::add_seg_runs(space, seg_row, seg_col, seg_size, num_seg, seg_count,
                        "kobalt::convert<csr>::seg_count");
   Kokkos::parallel_scan(
-      "kobalt::convert<csr>::scan", Kokkos::RangePolicy<exec>(space, 0, rows),
+      "kobalt::convert<csr>::scan", range_policy<exec>(space, 0, rows),
       KOKKOS_LAMBDA(const Index i, Index& partial, const bool final) {
         partial += (flat_ptr(i + 1) - flat_ptr(i)) + seg_count(i);
         if (final) row_ptr(i + 1) = partial;
       });
   // Flat entries first within their row ...
   Kokkos::parallel_for(
-      "kobalt::convert<csr>::flat", Kokkos::RangePolicy<exec>(space, 0, a.flat().nnz()),
+      "kobalt::convert<csr>::flat", range_policy<exec>(space, 0, a.flat().nnz()),
       KOKKOS_LAMBDA(const std::int64_t k) {
         const Index r = flat_row(k);
         const std::int64_t dst = row_ptr(r) + (k - flat_ptr(r));
@@ -168,7 +169,7 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space,
       });
   // ... then the seg entries, walked lane by lane.
   Kokkos::parallel_for(
-      "kobalt::convert<csr>::seg", Kokkos::RangePolicy<exec>(space, 0, seg_size),
+      "kobalt::convert<csr>::seg", range_policy<exec>(space, 0, seg_size),
       KOKKOS_LAMBDA(const Index lane) {
         Index current = padding_index<Index>;
         std::int64_t dst = 0;

@@ -2,6 +2,7 @@
 // Csr <-> Coo on the device.
 #pragma once
 
+#include "../range.hpp"
 #include "coo.hpp"
 #include "count_rows.hpp"
 #include "row_of_entry.hpp"
@@ -39,7 +40,7 @@ Coo<Value, Index, Device> to_coo(const ExecutionSpace& space,
   const auto row_ptr = a.row_ptr();
   const Index rows = a.rows();
   Kokkos::parallel_for(
-      "kobalt::convert<coo>::rows", Kokkos::RangePolicy<exec>(space, 0, nnz),
+      "kobalt::convert<coo>::rows", range_policy<exec>(space, 0, nnz),
       KOKKOS_LAMBDA(const std::int64_t e) {
         row(e) = static_cast<Index>(detail::row_of_entry(row_ptr, rows, e));
       });

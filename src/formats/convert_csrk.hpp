@@ -3,6 +3,7 @@
 // super-super-rows, optionally after a reverse Cuthill-McKee reordering.
 #pragma once
 
+#include "../range.hpp"
 #include "convert_coo.hpp"
 #include "csr.hpp"
 #include "csrk.hpp"
@@ -33,7 +34,7 @@ void fill_fixed_boundaries(const ExecutionSpace& exec, const IndexView& boundari
   using index_type = typename IndexView::non_const_value_type;
   const std::int64_t groups = static_cast<std::int64_t>(boundaries.extent(0)) - 1;
   Kokkos::parallel_for(
-      "kobalt::convert<csrk>::boundaries", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, groups + 1),
+      "kobalt::convert<csrk>::boundaries", range_policy<ExecutionSpace>(exec, 0, groups + 1),
       KOKKOS_LAMBDA(const std::int64_t i) {
         // For i < groups, i * size <= (groups - 1) * size < last: no overflow.
         boundaries(i) = static_cast<index_type>(i < groups ? i * size : last);
@@ -63,7 +64,7 @@ void rcm_permutation(const ExecutionSpace& space, const Csr<Value, Index, Device
                         order.data(), order.size()));
   const index_view p = perm, q = inverse;
   Kokkos::parallel_for(
-      "kobalt::convert<csrk>::inverse_perm", Kokkos::RangePolicy<exec>(space, 0, a.rows()),
+      "kobalt::convert<csrk>::inverse_perm", range_policy<exec>(space, 0, a.rows()),
       KOKKOS_LAMBDA(const Index i) { q(p(i)) = i; });
   space.fence();  // `order` is a local host buffer
 }

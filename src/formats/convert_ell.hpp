@@ -2,6 +2,7 @@
 // Csr <-> Ell on the device.
 #pragma once
 
+#include "../range.hpp"
 #include "convert_coo.hpp"
 #include "count_rows.hpp"
 #include "csr.hpp"
@@ -23,7 +24,7 @@ std::int64_t first_row_longer_than(const ExecutionSpace& exec, const IndexView& 
                                    std::int64_t width) {
   std::int64_t first = rows;
   Kokkos::parallel_reduce(
-      "kobalt::convert<ell>::find_long_row", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+      "kobalt::convert<ell>::find_long_row", range_policy<ExecutionSpace>(exec, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
         if (static_cast<std::int64_t>(row_ptr(i + 1) - row_ptr(i)) > width && i < m) m = i;
       },
@@ -50,7 +51,7 @@ void fill_ell(const ExecutionSpace& exec, const RowPtr& row_ptr, const CsrCol& c
   using Index = typename IndexView::non_const_value_type;
   using Value = typename ValueView::non_const_value_type;
   Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, stride), KOKKOS_LAMBDA(const std::int64_t i) {
+      label, range_policy<ExecutionSpace>(exec, 0, stride), KOKKOS_LAMBDA(const std::int64_t i) {
         std::int64_t k = 0;
         if (i < rows) {
           const std::int64_t first = row_ptr(i);
@@ -75,7 +76,7 @@ void copy_ell_rows(const ExecutionSpace& exec, const IndexView& col, const Value
                    std::int64_t width, std::int64_t stride, const IndexView& row_ptr,
                    const IndexView& csr_col, const ValueView& csr_val, const char* label) {
   Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows), KOKKOS_LAMBDA(const std::int64_t i) {
+      label, range_policy<ExecutionSpace>(exec, 0, rows), KOKKOS_LAMBDA(const std::int64_t i) {
         const std::int64_t first = row_ptr(i);
         for (std::int64_t k = 0; k < width; ++k) {
           const auto c = col(k * stride + i);

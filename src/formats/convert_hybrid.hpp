@@ -3,6 +3,7 @@
 // resolves a hybrid::partition to t).
 #pragma once
 
+#include "../range.hpp"
 #include "convert_coo.hpp"
 #include "convert_ell.hpp"
 #include "count_rows.hpp"
@@ -25,7 +26,7 @@ template <class ExecutionSpace, class IndexView>
 std::int64_t hybrid_overflow(const ExecutionSpace& exec, const IndexView& row_ptr, std::int64_t rows, std::int64_t t) {
   std::int64_t total = 0;
   Kokkos::parallel_reduce(
-      "kobalt::convert<hybrid>::coo_size", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+      "kobalt::convert<hybrid>::coo_size", range_policy<ExecutionSpace>(exec, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& acc) {
         const std::int64_t len = row_ptr(i + 1) - row_ptr(i);
         if (len > t) acc += len - t;
@@ -71,7 +72,7 @@ Hybrid<Value, Index, Device> to_hybrid(const ExecutionSpace& space,
   // COO part: row i's overflow starts at offset(i) = sum_{j<i} max(len_j - t, 0).
   typename coo_t::index_view offset(Kokkos::view_alloc(space, std::string("kobalt::hybrid::coo_offset")), rows + 1);
   Kokkos::parallel_for(
-      "kobalt::convert<hybrid>::coo_count", Kokkos::RangePolicy<exec>(space, 0, rows),
+      "kobalt::convert<hybrid>::coo_count", range_policy<exec>(space, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::int64_t len = row_ptr(i + 1) - row_ptr(i);
         offset(i + 1) = static_cast<Index>(len > t ? len - t : 0);
@@ -85,7 +86,7 @@ Hybrid<Value, Index, Device> to_hybrid(const ExecutionSpace& space,
   // One thread per COO entry (a row of millions of entries is not one
   // thread's loop): its row by bisection over the overflow offsets.
   Kokkos::parallel_for(
-      "kobalt::convert<hybrid>::coo_fill", Kokkos::RangePolicy<exec>(space, 0, coo_nnz),
+      "kobalt::convert<hybrid>::coo_fill", range_policy<exec>(space, 0, coo_nnz),
       KOKKOS_LAMBDA(const std::int64_t dst) {
         const std::int64_t i = detail::row_of_entry(offset, rows, dst);
         const std::int64_t k = row_ptr(i) + t + (dst - offset(i));
@@ -121,7 +122,7 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Hybrid<Value
   detail::count_entries_per_row(space, coo_row, coo_ptr, 1,
                                 "kobalt::convert<csr>::hybrid_coo_count");
   Kokkos::parallel_for(
-      "kobalt::convert<csr>::hybrid_add_counts", Kokkos::RangePolicy<exec>(space, 0, rows),
+      "kobalt::convert<csr>::hybrid_add_counts", range_policy<exec>(space, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i) { row_ptr(i + 1) += coo_ptr(i + 1); });
   detail::scan_row_ptr(space, row_ptr, rows, "kobalt::convert<csr>::hybrid_scan");
   detail::scan_row_ptr(space, coo_ptr, rows, "kobalt::convert<csr>::hybrid_coo_scan");
@@ -131,7 +132,7 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Hybrid<Value
   const auto coo_col = coo.col_indices();
   const auto coo_val = coo.values();
   Kokkos::parallel_for(
-      "kobalt::convert<csr>::hybrid_coo_copy", Kokkos::RangePolicy<exec>(space, 0, coo.nnz()),
+      "kobalt::convert<csr>::hybrid_coo_copy", range_policy<exec>(space, 0, coo.nnz()),
       KOKKOS_LAMBDA(const std::int64_t k) {
         const std::int64_t r = coo_row(k);
         // The row's COO entries end where the row ends: place them last.

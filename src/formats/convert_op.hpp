@@ -4,6 +4,7 @@
 // "C" and "H" apply (plan/handle.hpp caches it).
 #pragma once
 
+#include "../range.hpp"
 #include "convert_aligned_coo.hpp"
 #include "convert_coo.hpp"
 #include "convert_csrk.hpp"
@@ -51,7 +52,7 @@ Csr<Value, Index, Device> transpose_csr(const ExecutionSpace& space,
   typename result_t::index_view cursor(compat::uninitialized("kobalt::transpose::cursor"), cols);
   Kokkos::deep_copy(space, cursor, Kokkos::subview(t_ptr, Kokkos::make_pair(std::int64_t(0), cols)));
   Kokkos::parallel_for(
-      "kobalt::convert<transpose>::place", Kokkos::RangePolicy<exec>(space, 0, nnz),
+      "kobalt::convert<transpose>::place", range_policy<exec>(space, 0, nnz),
       KOKKOS_LAMBDA(const std::int64_t e) {
         const Index r = static_cast<Index>(row_of_entry(row_ptr, rows, e));
         const Index dst = Kokkos::atomic_fetch_add(&cursor(col(e)), Index(1));
@@ -59,7 +60,7 @@ Csr<Value, Index, Device> transpose_csr(const ExecutionSpace& space,
         t_val(dst) = conjugate_values ? conjugate(val(e)) : val(e);
       });
   Kokkos::parallel_for(
-      "kobalt::convert<transpose>::sort", Kokkos::RangePolicy<exec>(space, 0, cols),
+      "kobalt::convert<transpose>::sort", range_policy<exec>(space, 0, cols),
       KOKKOS_LAMBDA(const std::int64_t j) {
         sort_row_by_column(t_col, t_val, static_cast<std::int64_t>(t_ptr(j)),
                            static_cast<std::int64_t>(t_ptr(j + 1)));
@@ -83,7 +84,7 @@ Csr<Value, Index, Device> conjugate_csr(const ExecutionSpace& space,
   const auto val = a.values();
   const auto& out_val = out.val;
   Kokkos::parallel_for(
-      "kobalt::convert<conjugate>", Kokkos::RangePolicy<ExecutionSpace>(space, 0, nnz),
+      "kobalt::convert<conjugate>", range_policy<ExecutionSpace>(space, 0, nnz),
       KOKKOS_LAMBDA(const std::int64_t k) { out_val(k) = conjugate(val(k)); });
   space.fence();
   return out.finish(space, a.rows(), a.cols());

@@ -2,6 +2,7 @@
 // Csr <-> Sellp on the device.
 #pragma once
 
+#include "../range.hpp"
 #include "convert_coo.hpp"
 #include "convert_ell.hpp"
 #include "count_rows.hpp"
@@ -59,7 +60,7 @@ template <class ExecutionSpace, class IndexView>
 std::int64_t sum_slice_lengths(const ExecutionSpace& exec, const IndexView& lengths) {
   std::int64_t total = 0;
   Kokkos::parallel_reduce(
-      "kobalt::convert<sellp>::total", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(lengths.extent(0))),
+      "kobalt::convert<sellp>::total", range_policy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(lengths.extent(0))),
       KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& acc) { acc += lengths(s); },
       Kokkos::Sum<std::int64_t>(total));
   return total;
@@ -71,7 +72,7 @@ void sellp_slice_sets(const ExecutionSpace& exec, const IndexView& lengths, std:
   using Index = typename IndexView::non_const_value_type;
   const std::int64_t slices = static_cast<std::int64_t>(lengths.extent(0));
   Kokkos::parallel_scan(
-      "kobalt::convert<sellp>::slice_sets", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, slices + 1),
+      "kobalt::convert<sellp>::slice_sets", range_policy<ExecutionSpace>(exec, 0, slices + 1),
       KOKKOS_LAMBDA(const std::int64_t s, Index& partial, const bool final) {
         if (final) sets(s) = partial;
         if (s < slices) partial += static_cast<Index>(b * lengths(s));
@@ -147,7 +148,7 @@ Sellp<Value, Index, Device> to_sellp(const ExecutionSpace& space,
   // a team per slice took 70.5 ms there and 1,151 ms on arrow:2000000, whose
   // first slice holds 128M slots (sellp_fill_9a5f3f8.txt).
   Kokkos::parallel_for(
-      "kobalt::convert<sellp>::fill", Kokkos::RangePolicy<exec>(space, 0, stored),
+      "kobalt::convert<sellp>::fill", range_policy<exec>(space, 0, stored),
       KOKKOS_LAMBDA(const std::int64_t g) {
         const std::int64_t sl = detail::row_of_entry(sets, slices, g);
         const std::int64_t q = g - static_cast<std::int64_t>(sets(sl));
@@ -193,7 +194,7 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Sellp<Value,
                            "kobalt::convert<csr>::sellp_count");
   detail::scan_row_ptr(space, row_ptr, rows, "kobalt::convert<csr>::sellp_scan");
   Kokkos::parallel_for(
-      "kobalt::convert<csr>::sellp_copy", Kokkos::RangePolicy<exec>(space, 0, rows),
+      "kobalt::convert<csr>::sellp_copy", range_policy<exec>(space, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::int64_t s = i / b, base = sets(s) + i % b, width = lengths(s);
         const std::int64_t first = row_ptr(ordered ? static_cast<std::int64_t>(order(i)) : i);

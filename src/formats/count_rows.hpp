@@ -4,6 +4,7 @@
 // row_lengths() for tuning::analyze (offset 0). Padding never counts.
 #pragma once
 
+#include "../range.hpp"
 #include "format_traits.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -19,7 +20,7 @@ void count_entries_per_row(const ExecutionSpace& exec, const RowView& row, const
   using count = typename OutView::non_const_value_type;
   Kokkos::parallel_for(
       label,
-      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(row.extent(0))),
+      range_policy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(row.extent(0))),
       KOKKOS_LAMBDA(const std::int64_t k) {
         Kokkos::atomic_add(&out(static_cast<std::int64_t>(row(k)) + offset), count(1));
       });
@@ -50,7 +51,7 @@ void count_ell_rows(const ExecutionSpace& exec, const IndexView& col, std::int64
                     std::int64_t offset, const char* label) {
   using count = typename OutView::non_const_value_type;
   Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+      label, range_policy<ExecutionSpace>(exec, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i) {
         out(i + offset) = static_cast<count>(slots_before_padding(col, i, stride, width));
       });
@@ -66,7 +67,7 @@ void count_sellp_rows(const ExecutionSpace& exec, const IndexView& slice_sets,
   using count = typename OutView::non_const_value_type;
   const bool ordered = row_order.extent(0) != 0;
   Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+      label, range_policy<ExecutionSpace>(exec, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::int64_t s = i / b, base = slice_sets(s) + i % b, width = slice_lengths(s);
         const std::int64_t row = ordered ? static_cast<std::int64_t>(row_order(i)) : i;
@@ -83,7 +84,7 @@ void add_seg_runs(const ExecutionSpace& exec, const IndexView& seg_row, const In
   using index_type = typename IndexView::non_const_value_type;
   using count = typename OutView::non_const_value_type;
   Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, seg_size),
+      label, range_policy<ExecutionSpace>(exec, 0, seg_size),
       KOKKOS_LAMBDA(const std::int64_t lane) {
         index_type current = padding_index<index_type>;
         count run = 0;

@@ -4,6 +4,7 @@
 // matrix's.
 #pragma once
 
+#include "../range.hpp"
 #include "entry_on_host.hpp"
 #include "format_traits.hpp"
 #include "../compat.hpp"
@@ -33,7 +34,7 @@ std::int64_t max_row_length(const ExecutionSpace& exec, const OffsetView& row_pt
   std::int64_t result = 0;
   if (rows <= 0) return result;
   Kokkos::parallel_reduce(
-      "kobalt::csr::max_row_nnz", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+      "kobalt::csr::max_row_nnz", range_policy<ExecutionSpace>(exec, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
         const auto len = static_cast<std::int64_t>(row_ptr(i + 1) - row_ptr(i));
         if (len > m) m = len;
@@ -64,7 +65,7 @@ std::int64_t checked_csr_nnz(const ExecutionSpace& exec, std::int64_t rows, std:
   const auto nnz = static_cast<std::int64_t>(last);
   std::int64_t decreasing = 0, out_of_range = 0;
   Kokkos::parallel_reduce(
-      "kobalt::csr::check_row_ptr", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+      "kobalt::csr::check_row_ptr", range_policy<ExecutionSpace>(exec, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& bad) {
         if (row_ptr(i + 1) < row_ptr(i)) ++bad;
       },
@@ -73,7 +74,7 @@ std::int64_t checked_csr_nnz(const ExecutionSpace& exec, std::int64_t rows, std:
     throw invalid_matrix("kobalt::Csr: row_ptr decreases in " + std::to_string(decreasing) +
                          " rows");
   Kokkos::parallel_reduce(
-      "kobalt::csr::check_columns", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nnz),
+      "kobalt::csr::check_columns", range_policy<ExecutionSpace>(exec, 0, nnz),
       KOKKOS_LAMBDA(const std::int64_t k, std::int64_t& bad) {
         if (col(k) < 0 || static_cast<std::int64_t>(col(k)) >= cols) ++bad;
       },

@@ -4,6 +4,7 @@
 // scan that turns per-row counts into the row pointer.
 #pragma once
 
+#include "../range.hpp"
 #include "csr.hpp"
 #include "storage_limit.hpp"
 #include "../compat.hpp"
@@ -20,7 +21,7 @@ template <class ExecutionSpace, class IndexView>
 void scan_row_ptr(const ExecutionSpace& exec, const IndexView& row_ptr, std::int64_t rows, const char* label) {
   using Index = typename IndexView::non_const_value_type;
   Kokkos::parallel_scan(
-      label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows + 1),
+      label, range_policy<ExecutionSpace>(exec, 0, rows + 1),
       KOKKOS_LAMBDA(const std::int64_t i, Index& partial, const bool final) {
         partial += row_ptr(i);
         if (final) row_ptr(i) = partial;
@@ -34,7 +35,7 @@ void copy_offsets(const ExecutionSpace& exec, const From& from, const To& to, co
   using Target = typename To::non_const_value_type;
   Kokkos::parallel_for(
       label,
-      Kokkos::RangePolicy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(from.extent(0))),
+      range_policy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(from.extent(0))),
       KOKKOS_LAMBDA(const std::int64_t i) { to(i) = static_cast<Target>(from(i)); });
 }
 

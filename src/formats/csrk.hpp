@@ -7,6 +7,7 @@
 // to x and undoes it on y, so users never see permuted vectors.
 #pragma once
 
+#include "../range.hpp"
 #include "csr.hpp"
 #include "format_traits.hpp"
 #include "permutation_check.hpp"
@@ -50,7 +51,7 @@ std::int64_t pointer_violations(const ExecutionSpace& exec, const IndexView& ptr
   if (n == 0) return 1;
   std::int64_t bad = 0;
   Kokkos::parallel_reduce(
-      "kobalt::csrk::check_pointer", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
+      "kobalt::csrk::check_pointer", range_policy<ExecutionSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& count) {
         if ((i == 0 && ptr(0) != 0) || (i + 1 < n && ptr(i + 1) < ptr(i)) ||
             (i + 1 == n && static_cast<std::int64_t>(ptr(i)) != last_value))

@@ -7,6 +7,7 @@
 // of the padded block (stride >= rows) are all padding.
 #pragma once
 
+#include "../range.hpp"
 #include "format_traits.hpp"
 #include "../compat.hpp"
 #include "../errors.hpp"
@@ -40,7 +41,7 @@ layout_check check_ell_layout(const ExecutionSpace& exec, const IndexView& col, 
   if (rows == 0) return r;
   std::int64_t bad = rows;
   Kokkos::parallel_reduce(
-      "kobalt::ell::check_layout", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+      "kobalt::ell::check_layout", range_policy<ExecutionSpace>(exec, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& count, std::int64_t& first_bad) {
         bool padded = false, ok = true;
         for (std::int64_t k = 0; k < width; ++k) {

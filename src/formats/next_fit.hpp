@@ -17,6 +17,7 @@
 // packing, three times over.
 #pragma once
 
+#include "../range.hpp"
 #include "entry_on_host.hpp"
 #include "../compat.hpp"
 
@@ -72,7 +73,7 @@ NextFitLanes<lane_view_t<PrefixView>> next_fit(const ExecutionSpace& exec, const
   using index = typename PrefixView::non_const_value_type;
   using index_view = lane_view_t<PrefixView>;
   using mark_view = Kokkos::View<std::uint8_t*, typename PrefixView::device_type>;
-  using range = Kokkos::RangePolicy<ExecutionSpace>;
+  using range = range_policy<ExecutionSpace>;
   const std::int64_t n = static_cast<std::int64_t>(prefix.extent(0)) - 1;
   NextFitLanes<index_view> result;
   result.lane_of = index_view(compat::uninitialized(exec, "kobalt::next_fit::lane_of"),

@@ -3,6 +3,7 @@
 // (CsrK's RCM ordering, Sellp's SELL-C-sigma row order).
 #pragma once
 
+#include "../range.hpp"
 #include "../compat.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -20,7 +21,7 @@ std::int64_t permutation_violations(const ExecutionSpace& exec, const IndexView&
   const std::int64_t n = static_cast<std::int64_t>(perm.extent(0));
   std::int64_t bad = 0;
   Kokkos::parallel_reduce(
-      "kobalt::check_permutation", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
+      "kobalt::check_permutation", range_policy<ExecutionSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& count) {
         const std::int64_t p = perm(i);
         if (p < 0 || p >= n || static_cast<std::int64_t>(inverse(p)) != i) ++count;
@@ -39,7 +40,7 @@ bool is_permutation(const ExecutionSpace& exec, const IndexView& perm) {
   Kokkos::View<Index*, typename IndexView::device_type> inverse("kobalt::inverse_permutation",
                                                                 n);
   Kokkos::parallel_for(
-      "kobalt::invert_permutation", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
+      "kobalt::invert_permutation", range_policy<ExecutionSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::int64_t p = perm(i);
         if (p >= 0 && p < n) inverse(p) = static_cast<Index>(i);

@@ -5,6 +5,7 @@
 // changed; each row's columns are re-sorted.
 #pragma once
 
+#include "../range.hpp"
 #include "csr.hpp"
 #include "../compat.hpp"
 
@@ -88,18 +89,18 @@ Csr<Value, Index, Device> permute_csr(const ExecutionSpace& space,
   typename result_t::index_view new_col(compat::uninitialized(label + "::col"), nnz);
   typename result_t::value_view new_val(compat::uninitialized(label + "::val"), nnz);
   Kokkos::parallel_for(
-      label + "::count", Kokkos::RangePolicy<exec>(space, 0, rows), KOKKOS_LAMBDA(const Index i) {
+      label + "::count", range_policy<exec>(space, 0, rows), KOKKOS_LAMBDA(const Index i) {
         const Index old = row_source(i);
         new_row_ptr(i + 1) = row_ptr(old + 1) - row_ptr(old);
       });
   Kokkos::parallel_scan(
-      label + "::scan", Kokkos::RangePolicy<exec>(space, 0, rows + 1),
+      label + "::scan", range_policy<exec>(space, 0, rows + 1),
       KOKKOS_LAMBDA(const Index i, Index& partial, const bool final) {
         partial += new_row_ptr(i);
         if (final) new_row_ptr(i) = partial;
       });
   Kokkos::parallel_for(
-      label + "::rows", Kokkos::RangePolicy<exec>(space, 0, rows), KOKKOS_LAMBDA(const Index i) {
+      label + "::rows", range_policy<exec>(space, 0, rows), KOKKOS_LAMBDA(const Index i) {
         const Index old = row_source(i);
         const Index out = new_row_ptr(i);
         const Index first = row_ptr(old);

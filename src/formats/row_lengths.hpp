@@ -5,6 +5,7 @@
 // tuning::analyze reads these for formats without a row pointer.
 #pragma once
 
+#include "../range.hpp"
 #include "aligned_coo.hpp"
 #include "count_rows.hpp"
 #include "coo.hpp"
@@ -38,7 +39,7 @@ detail::length_view<Device> row_lengths(const ExecutionSpace& exec,
   auto len = detail::zeroed_lengths<Device>(exec, a.rows());
   const auto ptr = a.row_ptr();
   Kokkos::parallel_for(
-      "kobalt::row_lengths<csr>", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, a.rows()),
+      "kobalt::row_lengths<csr>", range_policy<ExecutionSpace>(exec, 0, a.rows()),
       KOKKOS_LAMBDA(const std::int64_t i) { len(i) = ptr(i + 1) - ptr(i); });
   return len;
 }

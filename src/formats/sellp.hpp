@@ -18,6 +18,7 @@
 // y[row_order[k]]). An empty row_order is the identity.
 #pragma once
 
+#include "../range.hpp"
 #include "ell.hpp"
 #include "format_traits.hpp"
 #include "permutation_check.hpp"
@@ -74,7 +75,7 @@ layout_check check_sellp_layout(const ExecutionSpace& exec, const IndexView& sli
   if (padded_rows == 0) return r;
   std::int64_t bad = padded_rows;
   Kokkos::parallel_reduce(
-      "kobalt::sellp::check_layout", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, padded_rows),
+      "kobalt::sellp::check_layout", range_policy<ExecutionSpace>(exec, 0, padded_rows),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& count, std::int64_t& first_bad) {
         const std::int64_t s = i / b, local = i % b;
         const std::int64_t len = slice_lengths(s), base = slice_sets(s);

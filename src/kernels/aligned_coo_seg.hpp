@@ -26,6 +26,7 @@
 // one lane; no vector lanes.
 #pragma once
 
+#include "../range.hpp"
 #include "common.hpp"
 #include "segment_flush.hpp"
 #include "../formats/aligned_coo.hpp"
@@ -90,19 +91,19 @@ Kokkos::View<Index*, typename Device::memory_space> rows_outside_seg(
   const std::int64_t slots =
       static_cast<std::int64_t>(a.seg_size()) * static_cast<std::int64_t>(a.num_segments());
   Kokkos::parallel_for(
-      "kobalt::mark_seg_rows", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, slots),
+      "kobalt::mark_seg_rows", range_policy<ExecutionSpace>(exec, 0, slots),
       KOKKOS_LAMBDA(const std::int64_t k) {
         if (col(k) >= 0) in_seg(row(k)) = 1;  // same value from every slot of the row
       });
   std::int64_t count = 0;
   Kokkos::parallel_reduce(
-      "kobalt::count_rows_outside_seg", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+      "kobalt::count_rows_outside_seg", range_policy<ExecutionSpace>(exec, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& n) { n += in_seg(r) == 0 ? 1 : 0; },
       count);
   Kokkos::View<Index*, memory_space> list(
       compat::uninitialized(exec, "kobalt::rows_outside_seg"), static_cast<std::size_t>(count));
   Kokkos::parallel_scan(
-      "kobalt::list_rows_outside_seg", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+      "kobalt::list_rows_outside_seg", range_policy<ExecutionSpace>(exec, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& at, const bool final) {
         if (in_seg(r) != 0) return;
         if (final) list(at) = static_cast<Index>(r);

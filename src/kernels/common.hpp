@@ -5,6 +5,7 @@
 // scaling of y and the kernel labels.
 #pragma once
 
+#include "../range.hpp"
 #include "../arch/arch.hpp"
 #include "../compat.hpp"
 #include "../errors.hpp"
@@ -190,11 +191,11 @@ void scale(const ExecutionSpace& exec, typename YView::non_const_value_type beta
   const char* label = zero ? "kobalt::scale<zero>" : "kobalt::scale";
   if constexpr (compat::rank_v<YView> == 1) {
     Kokkos::parallel_for(
-        label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
+        label, range_policy<ExecutionSpace>(exec, 0, n),
         KOKKOS_LAMBDA(const std::int64_t i) { y(i) = zero ? scalar(0) : beta * y(i); });
   } else {
     Kokkos::parallel_for(
-        label, Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n * k),
+        label, range_policy<ExecutionSpace>(exec, 0, n * k),
         KOKKOS_LAMBDA(const std::int64_t e) {
           auto& v = y(e % n, e / n);
           v = zero ? scalar(0) : beta * v;

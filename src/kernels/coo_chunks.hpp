@@ -10,6 +10,7 @@
 // flat entries all lie in row 0 (24.6 ms per apply, H200, 2026-11-23).
 #pragma once
 
+#include "../range.hpp"
 #include "common.hpp"
 #include "entry_chunks.hpp"
 #include "../formats/coo.hpp"
@@ -113,13 +114,13 @@ CooChunks<Index, typename Device::memory_space, widest_t<Value>> make_coo_chunks
   Kokkos::View<Index*, memory_space> has(Kokkos::view_alloc(exec, std::string("kobalt::coo_has_row")),
                                          rows);
   Kokkos::parallel_for(
-      "kobalt::coo_rows_with_entries", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, nnz),
+      "kobalt::coo_rows_with_entries", range_policy<ExecutionSpace>(exec, 0, nnz),
       KOKKOS_LAMBDA(const std::int64_t k) {
         if (k == 0 || row(k) != row(k - 1)) has(row(k)) = 1;
       });
   std::int64_t empty = 0;
   Kokkos::parallel_reduce(
-      "kobalt::coo_empty_rows", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+      "kobalt::coo_empty_rows", range_policy<ExecutionSpace>(exec, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& n) { n += has(r) == 0 ? 1 : 0; }, empty);
   p.parts = make_chunk_parts<memory_space, widest_t<Value>>(exec, nnz, chunk, empty > 0);
   if (empty > 0) {
@@ -127,7 +128,7 @@ CooChunks<Index, typename Device::memory_space, widest_t<Value>> make_coo_chunks
                                                  empty);
     const auto list = p.empty;
     Kokkos::parallel_scan(
-        "kobalt::coo_list_empty_rows", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+        "kobalt::coo_list_empty_rows", range_policy<ExecutionSpace>(exec, 0, rows),
         KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& at, const bool final) {
           if (has(r) != 0) return;
           if (final) list(at) = static_cast<Index>(r);

@@ -7,6 +7,7 @@
 // chunk owns (the rows whose row-pointer value lies in the chunk).
 #pragma once
 
+#include "../range.hpp"
 #include "common.hpp"
 #include "entry_chunks.hpp"
 #include "../arch/arch.hpp"
@@ -42,7 +43,7 @@ CsrChunks<typename Device::memory_space, widest_t<Value>> make_csr_chunks(
   const std::int64_t rows = a.rows();
   std::int64_t empty = 0;
   Kokkos::parallel_reduce(
-      "kobalt::csr_empty_rows", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, rows),
+      "kobalt::csr_empty_rows", range_policy<ExecutionSpace>(exec, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& n) {
         if (row_ptr(r) == row_ptr(r + 1)) ++n;
       },
@@ -55,7 +56,7 @@ CsrChunks<typename Device::memory_space, widest_t<Value>> make_csr_chunks(
       compat::uninitialized(exec, "kobalt::chunk_rows"), chunks + 1);
   const auto first_row = p.first_row;
   Kokkos::parallel_for(
-      "kobalt::csr_chunk_rows", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, chunks + 1),
+      "kobalt::csr_chunk_rows", range_policy<ExecutionSpace>(exec, 0, chunks + 1),
       KOKKOS_LAMBDA(const std::int64_t c) {
         if (c == 0 || c == chunks) {
           first_row(c) = c == 0 ? 0 : rows;

@@ -30,6 +30,7 @@
 // (csr_merge_walk.hpp); the fixup is the same.
 #pragma once
 
+#include "../range.hpp"
 #include "common.hpp"
 #include "csr_merge_walk.hpp"
 #include "../arch/arch.hpp"
@@ -102,7 +103,7 @@ CsrMergePath<typename Device::memory_space, widest_t<Value>> make_csr_merge_path
   const auto row_ptr = a.row_ptr();
   const auto tile_row = p.tile_row;
   Kokkos::parallel_for(
-      "kobalt::merge_path_tiles", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, tiles + 1),
+      "kobalt::merge_path_tiles", range_policy<ExecutionSpace>(exec, 0, tiles + 1),
       KOKKOS_LAMBDA(const std::int64_t t) {
         const std::int64_t d = t * tile < items ? t * tile : items;
         tile_row(t) = merge_path_row(row_ptr, rows, nnz, d);
@@ -111,7 +112,7 @@ CsrMergePath<typename Device::memory_space, widest_t<Value>> make_csr_merge_path
       compat::uninitialized(exec, "kobalt::tile_runs"), tiles);
   const auto run_last = p.run_last;
   Kokkos::parallel_for(
-      "kobalt::merge_path_runs", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, tiles),
+      "kobalt::merge_path_runs", range_policy<ExecutionSpace>(exec, 0, tiles),
       KOKKOS_LAMBDA(const std::int64_t t) {
         // The last u >= t with tile_row(u + 1) == tile_row(t + 1) (tile_row
         // does not decrease).

@@ -24,6 +24,7 @@
 // launch costs 4-6 µs on the H200 (docs/sources.md).
 #pragma once
 
+#include "../range.hpp"
 #include "common.hpp"
 #include "row_reduce.hpp"
 #include "../errors.hpp"
@@ -98,13 +99,13 @@ void permute_x(const ExecutionSpace& exec, const PermView& perm, const XB& x,
   const int first = x.first, count = x.count;
   if constexpr (compat::rank_v<WorkView> == 1) {
     Kokkos::parallel_for(
-        kernel_label("csrk", "permute_x"), Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
+        kernel_label("csrk", "permute_x"), range_policy<ExecutionSpace>(exec, 0, n),
         KOKKOS_LAMBDA(const std::int64_t i) {
           x_permuted(i) = xv(perm(static_cast<index_type>(i)));
         });
   } else {
     Kokkos::parallel_for(
-        kernel_label("csrk", "permute_x"), Kokkos::RangePolicy<ExecutionSpace>(exec, 0, n),
+        kernel_label("csrk", "permute_x"), range_policy<ExecutionSpace>(exec, 0, n),
         KOKKOS_LAMBDA(const std::int64_t i) {
           const index_type p = perm(static_cast<index_type>(i));
           for (int j = 0; j < count; ++j) x_permuted(i, j) = xv(p, first + j);

@@ -70,6 +70,7 @@ struct SlotGroupsFunctor {
   scalar alpha, beta;
   std::int64_t rows, b, nblocks;
   int t, parts, blocks_per_team;
+  int scratch_level = 0;  ///< where the fan-in's partial sums live (0: shared memory)
 
   KOKKOS_INLINE_FUNCTION std::int64_t block_rows(std::int64_t s) const {
     return rows - s * b < b ? rows - s * b : b;
@@ -79,7 +80,7 @@ struct SlotGroupsFunctor {
     // Aligned for scalar: Kokkos aligns scratch to 8 bytes only, and a
     // complex<double> (alignas 16, loaded as one 16-byte word) faulted with
     // cudaErrorMisalignedAddress on the H200 (2026-11-23).
-    scalar* partials = t > 1 ? static_cast<scalar*>(team.team_scratch(0).get_shmem_aligned(
+    scalar* partials = t > 1 ? static_cast<scalar*>(team.team_scratch(scratch_level).get_shmem_aligned(
                                    scratch_bytes(blocks_per_team, t, b), alignof(scalar)))
                              : nullptr;
     const std::int64_t units = nblocks * parts;  // (block, part) pairs
@@ -145,11 +146,11 @@ struct SlotGroupsFunctor {
 };
 
 /// y = alpha*A*x + beta*y over `nblocks` blocks of b rows: team_size =
-/// blocks_per_team * t threads (s.row_threads = t; fewer blocks per team
-/// where the backend's largest team is smaller), s.vector_length lanes over
-/// each block's rows, `parts` league entries per block (> 1: y scaled by
-/// beta first, then atomic adds). Throws invalid_parameter if the backend
-/// cannot run a team of t threads.
+/// blocks_per_team * t threads (s.row_threads = t; fewer blocks per team,
+/// then fewer threads per row, where the backend's largest team is smaller),
+/// s.vector_length lanes over each block's rows, `parts` league entries per
+/// block (> 1: y scaled by beta first, then atomic adds). The fan-in scratch
+/// lives in level 0 while it fits there and in level 1 otherwise.
 template <class ExecutionSpace, class Blocks, class IndexView, class ValueView, class XView,
           class YView>
 void slot_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
@@ -159,34 +160,48 @@ void slot_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                  typename YView::non_const_value_type beta, const YView& y) {
   using policy_type = Kokkos::TeamPolicy<ExecutionSpace>;
   if (nblocks == 0) return;
-  const int t = s.row_threads > 0 ? s.row_threads : 1;
-  if (s.team_size % t != 0)
+  const int requested_t = s.row_threads > 0 ? s.row_threads : 1;
+  if (s.team_size % requested_t != 0)
     throw invalid_parameter("kobalt: " + label + ": team_size " + std::to_string(s.team_size) +
-                            " is not a multiple of the threads per row " + std::to_string(t));
+                            " is not a multiple of the threads per row " +
+                            std::to_string(requested_t));
   const std::int64_t units = nblocks * parts;
   if (parts > 1) scale(exec, beta, y);
   for_each_column_block(x, y, [&](auto xb, auto yb) {
     dispatch_beta(parts > 1 ? decltype(beta)(0) : beta, [&](auto has_beta) {
       using functor = SlotGroupsFunctor<ExecutionSpace, Blocks, IndexView, ValueView,
                                         decltype(xb), decltype(yb), decltype(has_beta)::value>;
-      functor f{col, val, xb, yb, blocks, alpha, beta, rows, b, nblocks, t, parts,
-                s.team_size / t};
-      // Fewer blocks per team where the kernel's registers cap the team below
-      // the requested size (Kokkos refuses larger teams).
+      functor f{col, val, xb, yb, blocks, alpha, beta, rows, b, nblocks, requested_t, parts,
+                s.team_size / requested_t};
+      // The kernel's registers can cap the team below the requested size
+      // (Kokkos refuses larger teams): first fewer blocks per team, then
+      // fewer threads per row. Any t is correct (thread j takes slots j,
+      // j + t, ...; padding ends every row) and the result does not depend
+      // on it beyond rounding; a power of two keeps the slot pattern per warp.
+      // Seen on the H200 (2026-11-23): complex<double> capped the team at 12
+      // threads of 32 lanes where ELL asked for 16 threads per row.
       const int most = policy_type(exec, 1, 1, s.vector_length)
                            .team_size_max(f, Kokkos::ParallelForTag());
-      if (most < t)
-        throw invalid_parameter("kobalt: " + label + ": " + std::to_string(t) +
-                                " threads per row need teams of " + std::to_string(t) + " x " +
-                                std::to_string(s.vector_length) + " lanes; the backend runs " +
-                                std::to_string(most) + " x " + std::to_string(s.vector_length));
-      f.blocks_per_team = std::min(s.team_size, most) / t;
+      if (most < 1)
+        throw invalid_parameter("kobalt: " + label + ": the backend runs no team of " +
+                                std::to_string(s.vector_length) + " lanes for this kernel");
+      while (f.t > most) f.t /= 2;
+      f.blocks_per_team = std::max(1, std::min(s.team_size, most) / f.t);
+      const int t = f.t;
+      // Level-0 scratch (shared memory on GPUs) while the fan-in fits, level 1
+      // otherwise: complex<double> with 8 right-hand sides needed 65,696 bytes
+      // at t = 16 on the H200, where a CUDA block has 49,152 by default.
+      const std::size_t level0 = static_cast<std::size_t>(policy_type::scratch_size_max(0));
+      while (f.blocks_per_team > 1 && functor::reserved_bytes(f.blocks_per_team, t, b) > level0)
+        f.blocks_per_team /= 2;
       const int league = static_cast<int>(std::min<std::int64_t>(
           (units + f.blocks_per_team - 1) / f.blocks_per_team, std::numeric_limits<int>::max()));
       policy_type policy(exec, league, f.blocks_per_team * t, s.vector_length);
-      if (t > 1)
-        policy.set_scratch_size(0,
-                                Kokkos::PerTeam(functor::reserved_bytes(f.blocks_per_team, t, b)));
+      if (t > 1) {
+        const std::size_t bytes = functor::reserved_bytes(f.blocks_per_team, t, b);
+        f.scratch_level = bytes <= level0 ? 0 : 1;
+        policy.set_scratch_size(f.scratch_level, Kokkos::PerTeam(bytes));
+      }
       Kokkos::parallel_for(label, policy, f);
     });
   });

@@ -3,6 +3,7 @@
 // choices the printed pseudo-code leaves open stated beside each step.
 #pragma once
 
+#include "../range.hpp"
 #include "../formats/aligned_coo_plan.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -45,7 +46,7 @@ KOKKOS_INLINE_FUNCTION std::int64_t length_at(const PrefixView& prefix, std::int
 /// (aligned_coo_plan.hpp) raises Seg_size when they do not.
 template <class ExecutionSpace, class PrefixView>
 seg_shape alg1_segment_size(const ExecutionSpace& exec, const PrefixView& prefix) {
-  using range = Kokkos::RangePolicy<ExecutionSpace>;
+  using range = range_policy<ExecutionSpace>;
   const std::int64_t rows = static_cast<std::int64_t>(prefix.extent(0)) - 1;
   if (rows < 1) return {};
   const std::int64_t nnz = kobalt::detail::prefix_total(exec, prefix);

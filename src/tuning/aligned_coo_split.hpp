@@ -110,9 +110,9 @@ aligned_coo_choice choose_aligned_coo(const ExecutionSpace& exec, const RowPtr& 
     const std::int64_t hybrid_seg_nnz = kobalt::detail::prefix_total(exec, hybrid_prefix);
     const auto hybrid_shape = seg_part_shape(exec, hybrid_prefix, p.seg_size);
     const auto all_seg_shape = seg_part_shape(exec, row_ptr, p.seg_size);
-    c.costs.hybrid = seg_cost(hybrid_shape.seg_size, hybrid_shape.num_seg, p.cost) +
+    c.costs.hybrid = seg_cost(hybrid_shape.seg_size, hybrid_shape.num_seg, hybrid_seg_nnz, p.cost) +
                      flat_cost(nnz - hybrid_seg_nnz, p.cost);
-    c.costs.all_seg = seg_cost(all_seg_shape.seg_size, all_seg_shape.num_seg, p.cost);
+    c.costs.all_seg = seg_cost(all_seg_shape.seg_size, all_seg_shape.num_seg, nnz, p.cost);
     c.costs.all_flat = flat_cost(nnz, p.cost);
     auto too_large = [&](const kobalt::detail::seg_shape& s, std::int64_t flat_nnz) {
       using kobalt::detail::saturating_add;

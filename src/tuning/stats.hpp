@@ -6,6 +6,7 @@
 // off the statistics.
 #pragma once
 
+#include "../range.hpp"
 #include "../compat.hpp"
 #include "../errors.hpp"
 #include "../formats/row_lengths.hpp"
@@ -111,14 +112,14 @@ void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
         });
       });
   Kokkos::parallel_scan(
-      "kobalt::tuning::analyze::cumulate", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, bins),
+      "kobalt::tuning::analyze::cumulate", range_policy<ExecutionSpace>(exec, 0, bins),
       KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& partial, const bool final) {
         partial += count(t);
         if (final) count(t) = partial;
       });
   std::int64_t distinct = 0;
   Kokkos::parallel_reduce(
-      "kobalt::tuning::analyze::distinct", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, bins),
+      "kobalt::tuning::analyze::distinct", range_policy<ExecutionSpace>(exec, 0, bins),
       KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& n) {
         if (count(t) != (t == 0 ? 0 : count(t - 1))) ++n;
       },
@@ -126,7 +127,7 @@ void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
   count_view lengths(compat::uninitialized("kobalt::tuning::distinct_lengths"), distinct);
   count_view up_to(compat::uninitialized("kobalt::tuning::rows_up_to"), distinct);
   Kokkos::parallel_scan(
-      "kobalt::tuning::analyze::compact", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, bins),
+      "kobalt::tuning::analyze::compact", range_policy<ExecutionSpace>(exec, 0, bins),
       KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& slot, const bool final) {
         if (count(t) == (t == 0 ? 0 : count(t - 1))) return;
         if (final) {
@@ -157,7 +158,7 @@ MatrixStats analyze_rows(const ExecutionSpace& exec, std::int64_t rows, std::int
   std::int64_t min_len = 0, max_len = 0;
   std::int64_t empty = 0;
   Kokkos::parallel_reduce(
-      "kobalt::tuning::analyze::extrema", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, s.rows),
+      "kobalt::tuning::analyze::extrema", range_policy<ExecutionSpace>(exec, 0, s.rows),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& lo, std::int64_t& hi, std::int64_t& e) {
         const std::int64_t len = static_cast<std::int64_t>(length(i));
         if (len < lo) lo = len;
@@ -173,7 +174,7 @@ MatrixStats analyze_rows(const ExecutionSpace& exec, std::int64_t rows, std::int
   const double mean = s.mean_row_nnz;
   double squares = 0.0;
   Kokkos::parallel_reduce(
-      "kobalt::tuning::analyze::variance", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, s.rows),
+      "kobalt::tuning::analyze::variance", range_policy<ExecutionSpace>(exec, 0, s.rows),
       KOKKOS_LAMBDA(const std::int64_t i, double& acc) {
         const double d = static_cast<double>(length(i)) - mean;
         acc += d * d;

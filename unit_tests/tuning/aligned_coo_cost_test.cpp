@@ -156,12 +156,24 @@ TEST(AlignedCooCost, FlatCostByHand) {
 
 TEST(AlignedCooCost, SegCostUsesMinNotThePrintedMax) {
   const aligned_coo_cost c;
-  EXPECT_EQ(tuning::seg_cost(0, 5, c), 0.0);
-  // Fig. 2: 4 lanes x 3 segments: iteration 1 * 3 + 1 warp = 4.
-  EXPECT_DOUBLE_EQ(tuning::seg_cost(4, 3, c), 4.0);
+  EXPECT_EQ(tuning::seg_cost(0, 5, 0, c), 0.0);
+  // Fig. 2: 4 lanes x 3 segments, full: iteration 1 * 3 + 1 warp = 4.
+  EXPECT_DOUBLE_EQ(tuning::seg_cost(4, 3, 12, c), 4.0);
   // 100000 lanes: active = min(100000, 30720) -> iteration 4 * 5 + 960 warps.
   // The printed max would give 1 * 5 + 3125.
-  EXPECT_DOUBLE_EQ(tuning::seg_cost(100000, 5, c), 980.0);
+  EXPECT_DOUBLE_EQ(tuning::seg_cost(100000, 5, 500000, c), 980.0);
+}
+
+TEST(AlignedCooCost, SegCostPricesPaddingPerWarp) {
+  const aligned_coo_cost c;
+  // 4 x 3 slots holding 5 entries: 7 padding slots are one more warp.
+  EXPECT_DOUBLE_EQ(tuning::seg_cost(4, 3, 5, c), 5.0);
+  // 100000 x 5 slots holding 100000 entries: 400000 padding slots, 12500
+  // warps on top of the 980 of the full layout.
+  EXPECT_DOUBLE_EQ(tuning::seg_cost(100000, 5, 100000, c), 980.0 + 12500.0);
+  // More slots than an int64 holds: still a finite, huge cost.
+  const std::int64_t big = std::int64_t(1) << 40;
+  EXPECT_GT(tuning::seg_cost(big, big, 1, c), 1e20);
 }
 
 TEST(AlignedCooCost, ChoiceIsTheArgmin) {
@@ -252,12 +264,13 @@ TEST(AlignedCooCost, DecisionOnClearCases) {
 
   // One row of 4097 then 4000 rows of 1: hybrid puts 4096 in flat (357) and
   // the 4001 trails in one segment of 4001 lanes (1 + 126 = 127): 484.
-  // all_seg: 2 lanes x 4097 segments (4098); all_flat(8097): 5 + 1 + 64*7 + 254 = 708.
+  // all_seg: 2 lanes x 4097 segments (4098) + 97 padding slots (4 warps);
+  // all_flat(8097): 5 + 1 + 64*7 + 254 = 708.
   std::vector<std::int64_t> skewed(4001, 1);
   skewed[0] = 4097;
   const auto sk = plan_for(skewed);
   EXPECT_DOUBLE_EQ(sk.costs.hybrid, 484.0);
-  EXPECT_DOUBLE_EQ(sk.costs.all_seg, 4098.0);
+  EXPECT_DOUBLE_EQ(sk.costs.all_seg, 4102.0);
   EXPECT_DOUBLE_EQ(sk.costs.all_flat, 708.0);
   EXPECT_EQ(sk.split_choice, split::hybrid);
   EXPECT_EQ(sk.seg_nnz, 4001);
