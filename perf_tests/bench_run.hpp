@@ -276,6 +276,11 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
       r.error_kind = "refused";
       m.results.push_back(r);
       continue;
+    } catch (const peer_lacks& e) {
+      r.error = e.what();
+      r.error_kind = "refused";
+      m.results.push_back(r);
+      continue;
     } catch (const std::exception& e) {
       r.error = e.what();
       r.error_kind = "failed";
@@ -293,9 +298,15 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
     try {
       op.apply(x, y);
       Kokkos::fence();
-    } catch (const std::exception& e) {
+    } catch (const peer_lacks& e) {
       // A peer refusing at its first call (cuSPARSE or rocSPARSE and an
-      // operation one of their algorithms lacks): an error row, not the input's end.
+      // operation one of their algorithms lacks): by design, an error row.
+      r.error = e.what();
+      r.error_kind = "refused";
+      m.results.push_back(r);
+      continue;
+    } catch (const std::exception& e) {
+      // Anything else failing at the first call: an error row, not the input's end.
       r.error = e.what();
       r.error_kind = "failed";
       m.results.push_back(r);

@@ -22,6 +22,14 @@
 
 namespace kobalt::bench {
 
+/// A peer library lacks the operation asked for (cuSPARSE's Sliced-ELL with
+/// several right-hand sides, a conjugate-only mode, ...): refused by design,
+/// like format_too_large, so an error row with error_kind "refused" and no
+/// effect on the exit status.
+struct peer_lacks : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// The converted matrix, ready to apply.
 template <class View>
 struct Operator {

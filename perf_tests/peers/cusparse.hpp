@@ -36,7 +36,7 @@ cusparseOperation_t cusparse_operation(Mode mode) {
     case Mode::conjugate_transpose: return CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE;
     case Mode::conjugate: break;
   }
-  throw std::runtime_error("cusparse: --mode C: cuSPARSE has no conjugate-only opA (N, T or H)");
+  throw peer_lacks("cusparse: --mode C: cuSPARSE has no conjugate-only opA (N, T or H)");
 }
 
 inline const char* cusparse_operation_name(cusparseOperation_t op) {
@@ -131,7 +131,7 @@ Operator<View> prepare_cusparse(const FormatSpec& spec, const Csr<Value, Index, 
       keep = coo;
     } else if (variant == "sell" && many) {
       // Not a bad spec: the format cannot run this --rhs (an error row per input).
-      throw std::runtime_error("cusparse:sell: cusparseSpMM has no Sliced-ELL (--rhs 1 only)");
+      throw peer_lacks("cusparse:sell: cusparseSpMM has no Sliced-ELL (--rhs 1 only)");
     } else if (variant == "sell") {
       sellp_params p;
       p.slice_size = 32;

@@ -107,7 +107,7 @@ Operator<View> prepare_mkl(const FormatSpec& spec, const Csr<Value, Index, Devic
     if (applied == Mode::transpose) operation = SPARSE_OPERATION_TRANSPOSE;
     else if (applied == Mode::conjugate_transpose) operation = SPARSE_OPERATION_CONJUGATE_TRANSPOSE;
     else if (applied == Mode::conjugate)
-      throw std::runtime_error("mkl: --mode C: MKL has no conjugate-only operation (N, T or H)");
+      throw peer_lacks("mkl: --mode C: MKL has no conjugate-only operation (N, T or H)");
     if constexpr (many) {
       mkl_check(mkl_sparse_set_mm_hint(handle.get(), operation, descr, SPARSE_LAYOUT_COLUMN_MAJOR,
                                        rhs_columns, mkl_expected_calls),

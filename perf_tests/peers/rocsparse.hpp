@@ -103,7 +103,7 @@ Operator<View> prepare_rocsparse(const FormatSpec& spec, const Csr<Value, Index,
   if constexpr (View::rank != 1) {
     (void)a, (void)rhs_columns, (void)mode;
     // Not a bad spec: the peer cannot run this --rhs (an error row per input).
-    throw std::runtime_error("rocsparse: --rhs 1 only (rocsparse_spmv)");
+    throw peer_lacks("rocsparse: --rhs 1 only (rocsparse_spmv)");
   } else {
     (void)rhs_columns;
     auto plan = std::make_shared<RocsparsePlan>();
@@ -112,7 +112,7 @@ Operator<View> prepare_rocsparse(const FormatSpec& spec, const Csr<Value, Index,
     // For real values C is A and H is A^T; rocSPARSE has no conjugate-only operation.
     const Mode applied = applied_mode<Value>(mode);
     if (applied == Mode::conjugate)
-      throw std::runtime_error("rocsparse: --mode C: rocSPARSE has no conjugate-only operation");
+      throw peer_lacks("rocsparse: --mode C: rocSPARSE has no conjugate-only operation");
     plan->trans = applied == Mode::transpose             ? rocsparse_operation_transpose
                   : applied == Mode::conjugate_transpose ? rocsparse_operation_conjugate_transpose
                                                          : rocsparse_operation_none;
