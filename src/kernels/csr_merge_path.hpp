@@ -283,15 +283,27 @@ struct CsrMergePathFunctor {
 /// The fixup: for each row left open by a run of tiles t..u = run_last(t)
 /// (all ending in the same row), y_row += alpha * (carries t..u), in a
 /// fixed order. One lane per tile; a lane whose tile starts a run of at most
-/// W tiles sums it alone, longer runs (long rows) are summed by the whole
-/// warp (lane l takes tiles t + l, t + l + 4W, ... into four accumulators,
-/// then the segmented scan on one key). Only that run writes row r now.
+/// W tiles sums it alone. Longer runs (long rows) are listed in team scratch
+/// and summed by the whole team, one after the other: thread i of the team
+/// takes tiles t + i, t + i + 4T, ... (T threads) into four accumulators,
+/// each warp adds its lanes with the segmented scan on one key, and one
+/// thread adds the warps' totals in warp order. The order of the list does
+/// not change any sum, so the result is the same bits on every call. Only
+/// that run writes row r now.
+///
+/// Whole teams, not one warp: on the H200 (2026-11-23) a warp summing
+/// Zipf's full rows alone (about 16,000 tiles each, a chain of dependent
+/// loads per lane) made the fixup take 84 us of merge_path's 389.
 template <class ExecutionSpace, int W, class YB>
 struct CsrMergeFixupFunctor {
   using scalar = typename YB::scalar;
   using member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  using L = arch::lanes<ExecutionSpace>;
   static constexpr int N = YB::count_max;
+
+  /// A run of more than W tiles: its first and last tile and its row.
+  struct LongRun {
+    std::int64_t first, last, row;
+  };
 
   YB y;
   scalar alpha;
@@ -300,13 +312,33 @@ struct CsrMergeFixupFunctor {
   const widest_t<scalar>* carries;
   std::int64_t rows, tiles;
 
+  /// Team scratch for `warps` team threads: the long runs starting in the
+  /// team's tiles (disjoint runs of more than W tiles: fewer than `warps`
+  /// start among warps * W tiles; one more for safety), the warps' totals
+  /// and the count, plus the slack of three aligned allocations.
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int warps) {
+    return static_cast<std::size_t>(warps + 1) * sizeof(LongRun) +
+           static_cast<std::size_t>(warps) * N * sizeof(scalar) + sizeof(int) +
+           alignof(LongRun) + alignof(scalar) + alignof(int);
+  }
+
   KOKKOS_INLINE_FUNCTION void add_carry(Sums<scalar, N>& s, std::int64_t tt) const {
     for (int j = 0; j < N; ++j) s.v[j] += static_cast<scalar>(carries[tt * rhs_block + j]);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
+    const int warps = team.team_size();
+    auto& scratch = team.team_scratch(0);
+    LongRun* runs = static_cast<LongRun*>(
+        scratch.get_shmem_aligned((warps + 1) * sizeof(LongRun), alignof(LongRun)));
+    scalar* warp_totals = static_cast<scalar*>(
+        scratch.get_shmem_aligned(warps * N * sizeof(scalar), alignof(scalar)));
+    int* count = static_cast<int*>(scratch.get_shmem_aligned(sizeof(int), alignof(int)));
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { *count = 0; });
+    team.team_barrier();
+
     const std::int64_t first =
-        (static_cast<std::int64_t>(team.league_rank()) * team.team_size() + team.team_rank()) * W;
+        (static_cast<std::int64_t>(team.league_rank()) * warps + team.team_rank()) * W;
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, W), [&](const int lane) {
       const std::int64_t t = first + lane;
       std::int64_t r = rows, last = -1;
@@ -315,34 +347,44 @@ struct CsrMergeFixupFunctor {
         // Something open at the tile's end, and t the first tile of its run.
         if (r < rows && (t == 0 || tile_row[t] != r)) last = run_last[t];
       }
-      const bool long_run = last >= 0 && last - t >= W;
-      if (last >= 0 && !long_run) {
+      if (last >= 0 && last - t < W) {
         Sums<scalar, N> total;
         for (std::int64_t tt = t; tt <= last; ++tt) add_carry(total, tt);
         y.add(r, alpha, total);
+      } else if (last >= 0) {
+        runs[Kokkos::atomic_fetch_add(count, 1)] = LongRun{t, last, r};
       }
-      // The warp takes the long runs one by one.
-      std::uint64_t pending = L::template ballot<W>(long_run);
-      while (pending != 0) {
-        int source = 0;
-        while (((pending >> source) & 1u) == 0) ++source;
-        pending &= pending - 1;
-        const std::int64_t t0 = L::template shfl<W>(t, source);
-        const std::int64_t u = L::template shfl<W>(last, source);
-        const std::int64_t row = L::template shfl<W>(r, source);
+    });
+    team.team_barrier();
+
+    const int long_runs = *count;
+    for (int k = 0; k < long_runs; ++k) {
+      const LongRun run = runs[k];
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, W), [&](const int lane) {
+        const std::int64_t stride = static_cast<std::int64_t>(warps) * W;
         Sums<scalar, N> p0, p1, p2, p3;
-        for (std::int64_t tt = t0 + lane; tt <= u; tt += 4 * W) {
+        for (std::int64_t tt = run.first + team.team_rank() * W + lane; tt <= run.last;
+             tt += 4 * stride) {
           add_carry(p0, tt);
-          if (tt + W <= u) add_carry(p1, tt + W);
-          if (tt + 2 * W <= u) add_carry(p2, tt + 2 * W);
-          if (tt + 3 * W <= u) add_carry(p3, tt + 3 * W);
+          if (tt + stride <= run.last) add_carry(p1, tt + stride);
+          if (tt + 2 * stride <= run.last) add_carry(p2, tt + 2 * stride);
+          if (tt + 3 * stride <= run.last) add_carry(p3, tt + 3 * stride);
         }
         Sums<scalar, N> total;
         for (int j = 0; j < N; ++j) total.v[j] = (p0.v[j] + p1.v[j]) + (p2.v[j] + p3.v[j]);
         arch::segmented_scan<ExecutionSpace, W>(lane, 0, total.v);
-        if (lane == W - 1) y.add(row, alpha, total);
-      }
-    });
+        if (lane == W - 1)
+          for (int j = 0; j < N; ++j) warp_totals[team.team_rank() * N + j] = total.v[j];
+      });
+      team.team_barrier();
+      Kokkos::single(Kokkos::PerTeam(team), [&]() {
+        Sums<scalar, N> sum;
+        for (int w = 0; w < warps; ++w)
+          for (int j = 0; j < N; ++j) sum.v[j] += warp_totals[w * N + j];
+        y.add(run.row, alpha, sum);
+      });
+      team.team_barrier();  // warp_totals is reused by the next run
+    }
   }
 };
 
@@ -418,11 +460,12 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
       }
       const std::int64_t per_fixup_team = s.team_size * Lanes::value;
       const std::int64_t fixup_league = (tiles + per_fixup_team - 1) / per_fixup_team;
+      using fixup = CsrMergeFixupFunctor<ExecutionSpace, Lanes::value, decltype(yb)>;
+      policy_type fixup_policy(exec, static_cast<int>(fixup_league), s.team_size, Lanes::value);
+      fixup_policy.set_scratch_size(0, Kokkos::PerTeam(fixup::scratch_bytes(s.team_size)));
       Kokkos::parallel_for(
-          label + "::fixup",
-          policy_type(exec, static_cast<int>(fixup_league), s.team_size, Lanes::value),
-          CsrMergeFixupFunctor<ExecutionSpace, Lanes::value, decltype(yb)>{
-              yb, alpha, p.tile_row.data(), p.run_last.data(), p.carries.data(), rows, tiles});
+          label + "::fixup", fixup_policy,
+          fixup{yb, alpha, p.tile_row.data(), p.run_last.data(), p.carries.data(), rows, tiles});
     });
   });
 }
