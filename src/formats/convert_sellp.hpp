@@ -60,7 +60,8 @@ template <class ExecutionSpace, class IndexView>
 std::int64_t sum_slice_lengths(const ExecutionSpace& exec, const IndexView& lengths) {
   std::int64_t total = 0;
   Kokkos::parallel_reduce(
-      "kobalt::convert<sellp>::total", range_policy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(lengths.extent(0))),
+      "kobalt::convert<sellp>::total",
+      range_policy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(lengths.extent(0))),
       KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& acc) { acc += lengths(s); },
       Kokkos::Sum<std::int64_t>(total));
   return total;

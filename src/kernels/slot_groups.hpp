@@ -80,9 +80,11 @@ struct SlotGroupsFunctor {
     // Aligned for scalar: Kokkos aligns scratch to 8 bytes only, and a
     // complex<double> (alignas 16, loaded as one 16-byte word) faulted with
     // cudaErrorMisalignedAddress on the H200 (2026-11-23).
-    scalar* partials = t > 1 ? static_cast<scalar*>(team.team_scratch(scratch_level).get_shmem_aligned(
-                                   scratch_bytes(blocks_per_team, t, b), alignof(scalar)))
-                             : nullptr;
+    scalar* partials =
+        t > 1 ? static_cast<scalar*>(team.team_scratch(scratch_level)
+                                         .get_shmem_aligned(scratch_bytes(blocks_per_team, t, b),
+                                                            alignof(scalar)))
+              : nullptr;
     const std::int64_t units = nblocks * parts;  // (block, part) pairs
     // More units than an int league can count are taken in a grid stride.
     for (std::int64_t first = std::int64_t(team.league_rank()) * blocks_per_team; first < units;
