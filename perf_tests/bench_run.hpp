@@ -90,6 +90,15 @@ struct Progress {
   }
 };
 
+/// error_kind of a format that threw: "refused" by design (the format would
+/// not fit, format_too_large; a peer lacks the operation, peer_lacks), else
+/// "failed".
+inline const char* error_kind_of(const std::exception& e) {
+  const bool by_design = dynamic_cast<const format_too_large*>(&e) != nullptr ||
+                         dynamic_cast<const peer_lacks*>(&e) != nullptr;
+  return by_design ? "refused" : "failed";
+}
+
 /// The reference's result type for values (and vectors) of Value.
 template <class Value>
 using reference_of = BasicReferenceResult<reference_scalar_t<Value, Value, Value>>;
@@ -270,20 +279,9 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
       op = prepare<View>(spec, csr, k, 0, mode);
       Kokkos::fence();
       r.setup_ms = setup.seconds() * 1e3;
-    } catch (const format_too_large& e) {
-      // By design: the format would not fit (or exceeds its storage limit).
-      r.error = e.what();
-      r.error_kind = "refused";
-      m.results.push_back(r);
-      continue;
-    } catch (const peer_lacks& e) {
-      r.error = e.what();
-      r.error_kind = "refused";
-      m.results.push_back(r);
-      continue;
     } catch (const std::exception& e) {
       r.error = e.what();
-      r.error_kind = "failed";
+      r.error_kind = error_kind_of(e);
       m.results.push_back(r);
       continue;
     }
@@ -298,17 +296,12 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
     try {
       op.apply(x, y);
       Kokkos::fence();
-    } catch (const peer_lacks& e) {
-      // A peer refusing at its first call (cuSPARSE or rocSPARSE and an
-      // operation one of their algorithms lacks): by design, an error row.
-      r.error = e.what();
-      r.error_kind = "refused";
-      m.results.push_back(r);
-      continue;
     } catch (const std::exception& e) {
-      // Anything else failing at the first call: an error row, not the input's end.
+      // A peer refusing at its first call (cuSPARSE or rocSPARSE and an
+      // operation one of their algorithms lacks) or anything else failing
+      // there: an error row, not the input's end.
       r.error = e.what();
-      r.error_kind = "failed";
+      r.error_kind = error_kind_of(e);
       m.results.push_back(r);
       continue;
     }
@@ -380,7 +373,7 @@ std::vector<std::string> checked_inputs(const Options& o) {
 /// tolerance, or a fixed-order handle changing its bits); else 3 when the
 /// JSON report could not be written; else 1 when a format or an input
 /// failed; else 0, also when formats were refused by design
-/// (format_too_large: the format would not fit).
+/// (error_kind_of: the format would not fit, or a peer lacks the operation).
 template <class Value, class Index>
 int run(const Options& o, const Provenance& provenance) {
   const auto inputs = checked_inputs<Value, Index>(o);

@@ -116,7 +116,7 @@ inline double flat_cost(std::int64_t nnz, const aligned_coo_cost& c) {
 /// hybrid to all_flat, the split measured fastest there (550 vs 644 us and
 /// 432 vs 469 us); circuit stays hybrid (measured 581 vs all_flat's 548).
 /// Without it, complex R-MAT scale 20 chose an all_seg layout of 5.2e9
-/// slots for 16.7e6 entries (H200, 2026-11-23).
+/// slots for 16.1e6 entries (H200, 2026-11-23).
 inline double seg_cost(std::int64_t seg_size, std::int64_t segments, std::int64_t entries,
                        const aligned_coo_cost& c) {
   if (seg_size <= 0 || segments <= 0) return 0.0;
