@@ -132,8 +132,11 @@ class SpmvHandle {
   /// built at the first call for that mode, on `exec` (to_csr(exec, A,
   /// mode): A^T and A^H are sorted copies, so they cost a conversion and
   /// A's storage once more), then kept and shared by copies of this handle.
-  /// Its strategy is csr::automatic, or CSR's fixed-order one when this
-  /// handle is reproducible(); its profile is this handle's. For real values
+  /// Its strategy is the one this handle was asked for when A is a Csr
+  /// (csr::automatic is resolved again, on op(A)'s statistics), csr::automatic
+  /// for the other formats (every CSR strategy adds in a fixed order; when
+  /// this handle is reproducible(), op(A)'s is made with kobalt::reproducible
+  /// too); its profile is this handle's. For real values
   /// H is T and C is invalid_parameter like N (apply A itself). Safe to call
   /// from several threads: the first call builds, the others wait for it.
   const op_handle_type& op_handle(const ExecutionSpace& exec, Mode mode) const {
@@ -147,10 +150,9 @@ class SpmvHandle {
     if (!slot) {
       const op_matrix_type op = to_csr(exec, matrix_, mode);
       slot = reproducible()
-                 ? std::make_unique<op_handle_type>(
-                       exec, op, tuning::reproducible_strategy<typename op_handle_type::strategy_type>(),
-                       profile_, reproducible_t{})
-                 : std::make_unique<op_handle_type>(exec, op, csr::automatic{}, profile_);
+                 ? std::make_unique<op_handle_type>(exec, op, op_strategy_, profile_,
+                                                    reproducible_t{})
+                 : std::make_unique<op_handle_type>(exec, op, op_strategy_, profile_);
     }
     return *slot;
   }
@@ -229,10 +231,20 @@ class SpmvHandle {
              const tuning::SpmvPolicy& policy)
       : matrix_(a),
         strategy_(tuning::resolve(stats, profile, strategy)),
+        op_strategy_(op_strategy_for(strategy)),
         profile_(profile),
         stats_(stats),
         policy_(policy) {
     workspace_ = detail::make_workspace(exec, a, strategy_, policy_);
+  }
+
+  /// The strategy op(A)'s Csr runs: a Csr handle's own, as asked for (before
+  /// csr::automatic is resolved: op(A) has other row lengths), else
+  /// csr::automatic. Before 2026-11-24 it was always csr::automatic, and
+  /// kobalt-bench's `csr:basic --mode T` silently ran automatic's pick.
+  static csr::strategy op_strategy_for(const strategy_type& asked) {
+    if constexpr (std::is_same_v<strategy_type, csr::strategy>) return asked;
+    else return csr::automatic{};
   }
 
   /// op(A) handles of the modes T, C, H (index mode - 1), built on first use.
@@ -244,6 +256,7 @@ class SpmvHandle {
   Matrix matrix_;
   std::shared_ptr<OpHandles> ops_ = std::make_shared<OpHandles>();
   strategy_type strategy_;
+  csr::strategy op_strategy_;
   tuning::DeviceProfile profile_;
   tuning::MatrixStats stats_;
   tuning::SpmvPolicy policy_;

@@ -19,8 +19,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <utility>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <type_traits>
 #include <variant>
 #include <vector>
@@ -446,6 +447,21 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 //   per row 68 vs 136: classical's lanes load a row's random columns side
 //   by side). Found through the CG example, where CSR ran at 0.63x
 //   KokkosSparse on the 7-point Laplacian (issue 18).
+// - Rows whose mean fills less than 3/4 of classical's subwarp (largest
+//   power of two <= the longest row) take 003's balanced cases instead of
+//   classical: the subwarp's other lanes idle. Measured on the H200
+//   (2026-11-24, fp64/int32, kobalt-bench --mode T, perf_tests/results/
+//   h200/csr_transpose_rule.txt, and the suite's h200.json): A^T of
+//   circuit:16e6 (longest 9, mean 3.25) classical 1472 us, merge_path 514,
+//   basic 315 (cuSPARSE 552); A^T of zipf:5e6 (longest 29, mean 10)
+//   classical 816, merge_path 500 (cuSPARSE 977); delaunay_n16 (17, 6.0)
+//   22.4 vs 18.2; cit-HepPh (411, 12.2) 22.4 vs 19.2. Kept classical where
+//   the mean fills the subwarp: uniform 8 per row (8, 8.0) 767 vs 866, FEM,
+//   wide and stencil27 likewise. One loss: ca-AstroPh-cc1 (504, 22.0;
+//   fill 0.69) 14.2 vs 19.1 us, one launch against merge_path's two. Below
+//   2e5 nonzeros load_balance and classical tied (within 0.4 us) on the
+//   shared matrices this moves (bayer10, add32, zenios, ca-GrQc, lp_e226,
+//   lp_ship04l, watt_2).
 // - AMD: 003's 1e8 and 768 ([ext] Ginkgo), not measured here; load_balance.
 /// The limits of csr::automatic's rule (003 Alg. 3) on one kind of device.
 struct CsrAutomaticLimits {
@@ -453,11 +469,12 @@ struct CsrAutomaticLimits {
   std::int64_t row_len_limit;  ///< load_balance when a row is longer
   std::int64_t merge_path_nnz;  ///< load_balance's cases take merge_path from here; 0 = never
   std::int64_t basic_row_len;  ///< basic when no row is longer; 0 = never
+  double classical_min_fill;  ///< balanced when mean row < this x classical's subwarp; 0 = never
 };
 /// The limits for the profile's device: AMD (HIP) or any other.
 inline CsrAutomaticLimits csr_automatic_limits(const DeviceProfile& profile) {
-  if (profile.backend == "HIP") return {100000000, 768, 0, 0};
-  return {0, 1024, 200000, 7};
+  if (profile.backend == "HIP") return {100000000, 768, 0, 0, 0.0};
+  return {0, 1024, 200000, 7, 0.75};
 }
 
 /// The kernel csr::automatic runs (003 Alg. 3), with the reason. Statistics
@@ -494,6 +511,14 @@ inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stat
                               " <= " + std::to_string(limits.basic_row_len) +
                               ": basic, a thread per row (H200 measurement; 003 Alg. 3's classical "
                               "above)"};
+  const int subwarp = floor_pow2_capped(stats.max_row_nnz, std::max(profile.warp_width, 1));
+  if (stats.mean_row_nnz < limits.classical_min_fill * subwarp) {
+    std::ostringstream why;
+    why << "automatic: mean row " << stats.mean_row_nnz << " < " << limits.classical_min_fill
+        << " x classical's subwarp " << subwarp << " (H200 measurement; 003 Alg. 3's classical "
+        << "otherwise)";
+    return balanced(why.str());
+  }
   return {csr::classical{},
           "automatic: " +
               (limits.nnz_limit > 0 ? "nnz " + std::to_string(stats.nnz) + " <= " +

@@ -140,6 +140,39 @@ TYPED_TEST(Modes, ReproducibleHandleAppliesTheTransposeInAFixedOrder) {
   }
 }
 
+// op(A)'s Csr runs the strategy a Csr handle was asked for, csr::automatic
+// resolved again on op(A)'s own statistics, and automatic for the other
+// formats (their strategies do not apply to a Csr).
+TYPED_TEST(Modes, OpHandleRunsTheStrategyAskedFor) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  const exec_type exec;
+  // One dense row: A has a long row, A^T has none (a different automatic pick
+  // on GPUs, the same statistics nowhere).
+  Triplets<V, I> t;
+  t.rows = 40;
+  t.cols = 2000;
+  for (I j = 0; j < 2000; ++j) t.push_back(3, j, V(1));
+  for (I i = 0; i < 40; ++i) t.push_back(i, i, V(2));
+  t.assemble();
+  const auto csr = make_csr(t);
+  const auto profile = tuning::profile_of(exec);
+  for (const csr::strategy& s : {csr::strategy{csr::basic{}}, csr::strategy{csr::classical{}},
+                                 csr::strategy{csr::load_balance{}},
+                                 csr::strategy{csr::merge_path{}}}) {
+    const auto h = make_handle(exec, csr, s);
+    EXPECT_EQ(strategy_name(h.op_handle(exec, Mode::transpose).strategy()), strategy_name(s));
+  }
+  const auto automatic = make_handle(exec, csr, csr::automatic{});
+  const auto& op = automatic.op_handle(exec, Mode::transpose);
+  EXPECT_EQ(op.stats().max_row_nnz, 2);
+  EXPECT_EQ(strategy_name(op.strategy()),
+            strategy_name(tuning::resolve(op.stats(), profile, csr::strategy{csr::automatic{}})));
+  const auto ell = make_handle(exec, to_ell(csr));
+  EXPECT_EQ(strategy_name(ell.op_handle(exec, Mode::transpose).strategy()),
+            strategy_name(tuning::resolve(op.stats(), profile, csr::strategy{csr::automatic{}})));
+}
+
 // x and y must fit op(A): for a 3 x 5 matrix, mode T takes x of 3 rows and
 // y of 5; the message names op(A) and the mode.
 TYPED_TEST(Modes, ExtentsAreCheckedAgainstOpA) {

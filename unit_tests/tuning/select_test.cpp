@@ -119,8 +119,8 @@ TEST(SelectCsr, BasicIsOneThreadPerRow) {
   // The variant picks its alternative; the default is automatic, which
   // resolves to classical on this small regular matrix.
   const DeviceProfile gpu = fake_gpu_profile();
-  EXPECT_EQ(tuning::select(stats_of(10, 20), gpu, csr::strategy{}).str(),
-            tuning::select(stats_of(10, 20), gpu, csr::classical{}).str());
+  EXPECT_EQ(tuning::select(stats_of(10, 20, 20.0), gpu, csr::strategy{}).str(),
+            tuning::select(stats_of(10, 20, 20.0), gpu, csr::classical{}).str());
   EXPECT_EQ(tuning::select(stats_of(10, 20), gpu, csr::strategy{csr::basic{}}).str(),
             tuning::select(stats_of(10, 20), gpu, csr::basic{}).str());
   EXPECT_EQ(strategy_name(csr::strategy{}), "automatic");
@@ -154,8 +154,9 @@ TEST(SelectCsr, AutomaticOnHostsIsTheStaticPartition) {
 
 // 003 Alg. 3 on NVIDIA: a row longer than 1024 takes
 // load_balance, or merge_path from 2e5 nonzeros; basic when no row is
-// longer than 7, classical otherwise (003's 1e6-nonzero limit dropped and
-// basic added after the H200 measurements in select.hpp); AMD: 1e8
+// longer than 7, classical when the mean row fills >= 3/4 of its subwarp,
+// the balanced cases otherwise (003's 1e6-nonzero limit dropped, basic and
+// the fill added after the H200 measurements in select.hpp); AMD: 1e8
 // nonzeros and 768, load_balance.
 TEST(SelectCsr, AutomaticFollows003Alg3) {
   const DeviceProfile gpu = fake_gpu_profile();
@@ -166,13 +167,18 @@ TEST(SelectCsr, AutomaticFollows003Alg3) {
     std::int64_t rows, longest;
     double mean;
     std::string nvidia, amd;
-  } cases[] = {{1000, 20, 5.0, cl, cl},           {1000, 1024, 5.0, cl, lb},
-               {1000, 1025, 5.0, lb, lb},         {200000, 10, 5.0, cl, cl},
-               {200001, 10, 5.0, cl, cl},         {1000, 769, 5.0, cl, lb},
-               {30000000, 10, 5.0, cl, lb},       {30000000, 2000, 5.0, mp, lb},
+  } cases[] = {{1000, 20, 16.0, cl, cl},          {1000, 1024, 30.0, cl, lb},
+               {1000, 1025, 5.0, lb, lb},         {200000, 10, 8.0, cl, cl},
+               {200001, 10, 6.0, cl, cl},         {1000, 769, 30.0, cl, lb},
+               {30000000, 10, 8.0, cl, lb},       {30000000, 2000, 5.0, mp, lb},
                {39999, 2000, 5.0, lb, lb},        {40000, 2000, 5.0, mp, lb},
                {1000, 7, 5.0, ba, cl},            {30000000, 7, 6.9, ba, lb},
-               {1000, 8, 5.0, cl, cl}};
+               {1000, 8, 6.0, cl, cl},
+               // The mean fills less than 3/4 of classical's subwarp: 003's
+               // balanced cases (merge_path from 2e5 nonzeros).
+               {1000, 8, 5.9, lb, cl},            {1000, 20, 11.9, lb, cl},
+               {1000, 1024, 23.9, lb, lb},        {16000000, 9, 3.25, mp, cl},
+               {5000000, 29, 10.0, mp, cl}};
   for (const auto& c : cases) {
     const MatrixStats st = stats_of(c.rows, c.longest, c.mean);
     for (const auto& [profile, kernel] : {std::pair{gpu, c.nvidia}, std::pair{amd, c.amd}}) {
