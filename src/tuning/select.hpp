@@ -21,8 +21,8 @@
 #include <limits>
 #include <sstream>
 #include <string>
-#include <utility>
 #include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
