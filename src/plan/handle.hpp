@@ -240,8 +240,7 @@ class SpmvHandle {
 
   /// The strategy op(A)'s Csr runs: a Csr handle's own, as asked for (before
   /// csr::automatic is resolved: op(A) has other row lengths), else
-  /// csr::automatic. Before 2026-11-24 it was always csr::automatic, and
-  /// kobalt-bench's `csr:basic --mode T` silently ran automatic's pick.
+  /// csr::automatic.
   static csr::strategy op_strategy_for(const strategy_type& asked) {
     if constexpr (std::is_same_v<strategy_type, csr::strategy>) return asked;
     else return csr::automatic{};

@@ -174,10 +174,15 @@ inline SpmvPolicy select(const MatrixStats&, const DeviceProfile& profile, csr::
                         "one thread per row (003 basic)");
 }
 
-/// CSR classical: subwarp = largest power of two <= longest row, at most the
-/// warp (003 §3.2, Alg. 2).
+/// CSR classical's subwarp: the largest power of two <= the longest row, at
+/// most the warp (003 §3.2, Alg. 2).
+inline int classical_subwarp(const MatrixStats& stats, const DeviceProfile& profile) {
+  return floor_pow2_capped(stats.max_row_nnz, std::max(profile.warp_width, 1));
+}
+
+/// CSR classical: a subwarp per row (classical_subwarp).
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile, csr::classical) {
-  const int lanes = floor_pow2_capped(stats.max_row_nnz, std::max(profile.warp_width, 1));
+  const int lanes = classical_subwarp(stats, profile);
   return detail::policy("csr", "classical", {row_launch(profile, lanes, "rows")},
                         "subwarp = largest power of two <= longest row " +
                             std::to_string(stats.max_row_nnz) + ", at most the warp " +
@@ -511,7 +516,7 @@ inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stat
                               " <= " + std::to_string(limits.basic_row_len) +
                               ": basic, a thread per row (H200 measurement; 003 Alg. 3's classical "
                               "above)"};
-  const int subwarp = floor_pow2_capped(stats.max_row_nnz, std::max(profile.warp_width, 1));
+  const int subwarp = classical_subwarp(stats, profile);
   if (stats.mean_row_nnz < limits.classical_min_fill * subwarp) {
     std::ostringstream why;
     why << "automatic: mean row " << stats.mean_row_nnz << " < " << limits.classical_min_fill
