@@ -9,6 +9,7 @@
 #include "../errors.hpp"
 #include "../formats/convert_op.hpp"
 #include "../formats/mode.hpp"
+#include "../kernels/x_rows.hpp"
 #include "../scalar.hpp"
 #include "../tuning/policy.hpp"
 #include "../tuning/profile.hpp"
@@ -16,6 +17,7 @@
 #include "../tuning/select.hpp"
 #include "../tuning/stats.hpp"
 #include "../tuning/strategy.hpp"
+#include "../tuning/x_rows.hpp"
 #include "dispatch.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -43,7 +45,9 @@ namespace kobalt {
 /// the partial sums of split rows there): such applies must be ordered, e.g.
 /// one handle per instance (the matrix is shared by reference, not copied).
 /// ALIGNED_COO seg_then_flat only reads its workspace (the rows outside its
-/// seg part), so its applies may overlap.
+/// seg part), so its applies may overlap. Rank-2 applies that gather x from
+/// a row-major copy (stages_x_rows()) keep the copy in the handle too:
+/// they must be ordered the same way.
 template <class Matrix, class ExecutionSpace = typename Matrix::execution_space>
 class SpmvHandle {
  public:
@@ -128,6 +132,33 @@ class SpmvHandle {
   /// Device bytes the workspace holds.
   std::size_t workspace_bytes() const { return workspace_.bytes(); }
 
+  /// True when a rank-2 apply with `columns` right-hand sides of
+  /// `value_bytes`-byte values gathers x from a row-major copy
+  /// (tuning::stage_x_rows on this handle's statistics and profile; device
+  /// execution spaces only, kernels/x_rows.hpp).
+  bool stages_x_rows(std::int64_t columns, std::int64_t value_bytes) const {
+    if constexpr (detail::may_stage_x_rows<ExecutionSpace>)
+      return tuning::stage_x_rows(stats_, profile_, columns, value_bytes);
+    else
+      return false;
+  }
+  /// Device bytes held for the row-major copy of x: 0 until the first
+  /// apply that makes one, then the largest copy made so far.
+  std::size_t x_rows_bytes() const {
+    const std::lock_guard<std::mutex> lock(x_rows_->mutex);
+    return x_rows_->storage.extent(0);
+  }
+  /// At least `bytes` bytes for the row-major copy of x on `exec`'s memory
+  /// space: allocated at the first staged apply, grown when a later one
+  /// needs more, and kept (shared by copies of this handle).
+  void* x_rows_storage(const ExecutionSpace& exec, std::size_t bytes) const {
+    const std::lock_guard<std::mutex> lock(x_rows_->mutex);
+    if (x_rows_->storage.extent(0) < bytes)
+      x_rows_->storage = decltype(x_rows_->storage)(compat::uninitialized(exec, "kobalt::x_rows"),
+                                                    bytes);
+    return x_rows_->storage.data();
+  }
+
   /// The handle that applies op(A) for `mode` T, C or H (spmv with a mode):
   /// built at the first call for that mode, on `exec` (to_csr(exec, A,
   /// mode): A^T and A^H are sorted copies, so they cost a conversion and
@@ -190,6 +221,7 @@ class SpmvHandle {
     os << (reproducible() ? "; summation: fixed order (the same bits on every run)"
                           : "; summation: atomics (the last bits may change from run to run)");
     if (workspace_bytes() > 0) os << "; workspace " << workspace_bytes() << " bytes";
+    if (x_rows_bytes() > 0) os << "; row-major copy of x " << x_rows_bytes() << " bytes";
     {
       const std::lock_guard<std::mutex> lock(ops_->mutex);
       for (int m = 0; m < 3; ++m)
@@ -252,8 +284,15 @@ class SpmvHandle {
     std::unique_ptr<op_handle_type> handles[3];
   };
 
+  /// The row-major copy of x (x_rows_storage), made on first use.
+  struct XRows {
+    std::mutex mutex;
+    Kokkos::View<char*, typename ExecutionSpace::memory_space> storage;
+  };
+
   Matrix matrix_;
   std::shared_ptr<OpHandles> ops_ = std::make_shared<OpHandles>();
+  std::shared_ptr<XRows> x_rows_ = std::make_shared<XRows>();
   strategy_type strategy_;
   csr::strategy op_strategy_;
   tuning::DeviceProfile profile_;

@@ -9,6 +9,7 @@
 #include "../formats/mode.hpp"
 #include "../scalar.hpp"
 #include "../kernels/common.hpp"
+#include "../kernels/x_rows.hpp"
 #include "../tuning/stats.hpp"
 #include "dispatch.hpp"
 #include "handle.hpp"
@@ -128,7 +129,10 @@ constexpr void check_types() {
 /// - x, y: rank-1 Views, or rank-2 LayoutLeft Views with one column per
 ///   right-hand side (one launch per block of 8 columns, each entry of A
 ///   loaded once per block). beta == 0 overwrites y: NaN or Inf in y do not
-///   survive.
+///   survive. On GPUs, where handle.stages_x_rows() says so (skewed
+///   matrices, x larger than L2, >= 8 right-hand sides: tuning/x_rows.hpp),
+///   x is first copied row-major into memory the handle keeps, and the
+///   kernels gather from the copy.
 /// - A: any Kobalt format; its memory space and the Views' must be accessible
 ///   from `exec`. The matrix may hold float while x and y hold double: the
 ///   kernel accumulates in y's value type.
@@ -151,6 +155,17 @@ void spmv(const ExecutionSpace& exec, const SpmvHandle<Matrix, HandleSpace>& han
   if (a.nnz() == 0 || alpha == scalar(0)) {
     detail::scale(exec, beta, y);
     return;
+  }
+  if constexpr (compat::rank_v<XView> == 2 && detail::may_stage_x_rows<ExecutionSpace>) {
+    using x_value = typename XView::non_const_value_type;
+    if (handle.stages_x_rows(static_cast<std::int64_t>(x.extent(1)),
+                             static_cast<std::int64_t>(sizeof(x_value)))) {
+      const auto rows =
+          detail::copy_x_rows(exec, x, handle.x_rows_storage(exec, detail::x_rows_bytes(x)));
+      detail::dispatch(exec, handle.strategy(), handle.policy(), handle.workspace(), alpha,
+                       handle.matrix(), rows, beta, y);
+      return;
+    }
   }
   detail::dispatch(exec, handle.strategy(), handle.policy(), handle.workspace(), alpha,
                    handle.matrix(), x, beta, y);

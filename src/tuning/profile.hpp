@@ -49,6 +49,7 @@ struct DeviceProfile {
   std::string csrk_model = "none";  ///< 002 §4.1 size model ("hopper", "ampere", "volta") or "none" = fixed sizes
   std::int64_t csrk_super_row_size = 96;       ///< SRS when csrk_model is "none"
   std::int64_t csrk_super_super_row_size = 8;  ///< SSRS when csrk_model is "none"
+  int x_rows_min_rhs = 0;           ///< GPUs: rank-2 applies with at least this many right-hand sides may gather x from a row-major copy (tuning/x_rows.hpp); 0 = never
 
   /// Where the constants came from ("built-in: NVIDIA H200", "built-in
   /// default for GPUs: device 'X' is not in the table", "file: p.json").
@@ -95,6 +96,9 @@ inline void kind_defaults(DeviceProfile& p) {
     p.merge_path_items = 8;
     p.csrk_k = 3;             // 002 §6.2: CSR-3 on GPUs
     p.csrk_model = "ampere";  // 002 §4.1, its newest architecture (the table sets measured ones)
+    // The row-major copy of x (tuning/x_rows.hpp) was measured at K = 8
+    // only (H200, 2026-11-24, perf_tests/results/h200/x_rows.txt).
+    p.x_rows_min_rhs = 8;
   } else {
     p.team_threads = 1;
     // A first-cut chunk so an OpenMP team amortises its scheduling; not yet
@@ -114,6 +118,7 @@ inline void kind_defaults(DeviceProfile& p) {
     // 002 gives no CPU SSRS (§4.2 tunes CSR-2 only); 8 x 96 = 768 rows per
     // league entry keeps host teams coarse. Not measured.
     p.csrk_super_super_row_size = 8;
+    p.x_rows_min_rhs = 0;  // hosts gather x as given (the copy is compiled for GPUs only)
   }
 }
 
@@ -144,7 +149,7 @@ inline std::string trim(const std::string& s) {
 /// Applies a JSON profile file on top of `p`: one flat object of
 /// "key": value pairs, keys named as DeviceProfile's tuning fields
 /// (team_threads, rows_per_team, entries_per_thread, warps_per_cu, oversubscription, merge_path_items, csrk_k, csrk_model,
-/// csrk_super_row_size, csrk_super_super_row_size, bandwidth_gbs) plus an
+/// csrk_super_row_size, csrk_super_super_row_size, x_rows_min_rhs, bandwidth_gbs) plus an
 /// optional "name" that must occur in the device's name. Throws io_error
 /// naming file and line for anything else (unknown key, bad value, a profile
 /// for another device).
@@ -230,6 +235,8 @@ inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
           (value != "hopper" && value != "ampere" && value != "volta" && value != "none"))
         fail(vstart, "\"csrk_model\" must be \"hopper\", \"ampere\", \"volta\" or \"none\"");
       p.csrk_model = value;
+    } else if (key == "x_rows_min_rhs") {
+      p.x_rows_min_rhs = static_cast<int>(whole(0, int_max));
     } else if (key == "csrk_super_row_size") {
       p.csrk_super_row_size = whole(1, count_max);
     } else if (key == "csrk_super_super_row_size") {

@@ -477,6 +477,44 @@ TYPED_TEST(Handle, WorkspaceOnlyWhereTheKernelNeedsIt) {
   EXPECT_EQ(with_workspace, 5u);
 }
 
+/// A skewed matrix with many entries per column: row i holds (7 i) mod 21
+/// entries (0, 7 or 14: row-length variance about 33) in the columns i,
+/// i + 1, ... mod 20.
+template <class V, class I>
+Triplets<V, I> skewed_short_and_wide(I rows) {
+  Triplets<V, I> t;
+  t.rows = rows;
+  t.cols = 20;
+  for (I i = 0; i < rows; ++i)
+    for (I k = 0; k < (7 * i) % 21; ++k)
+      t.push_back(i, (i + k) % 20, scalar_from<V>(0.25 * double((i + 3 * k) % 9) - 1.0, 0.5));
+  return t;
+}
+
+/// Rank-2 applies through a row-major copy of x (tuning::stage_x_rows):
+/// with the L2 size unknown (l2_bytes = 0) a skewed matrix with >= 6
+/// entries per column stages x for 8 and 17 right-hand sides on GPUs, and
+/// every format and strategy still matches the reference; on hosts x is
+/// never copied (kernels/x_rows.hpp).
+TYPED_TEST(Handle, RowMajorCopyOfXOnGpus) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  const exec_type exec;
+  const auto t = skewed_short_and_wide<V, I>(300);
+  auto profile = tuning::profile_of(exec);
+  profile.l2_bytes = 0;
+  const bool gpu = detail::may_stage_x_rows<exec_type> && profile.gpu;
+  for_every_format_and_strategy(t, [&](const auto& a, auto strategy, const std::string& variant) {
+    using M = std::decay_t<decltype(a)>;
+    const SpmvHandle<M, exec_type> h(exec, a, strategy_of<M>{strategy}, profile);
+    EXPECT_EQ(h.stages_x_rows(8, sizeof(V)), gpu) << variant;
+    EXPECT_FALSE(h.stages_x_rows(7, sizeof(V))) << variant;  // below x_rows_min_rhs
+    for (const SpmvCase c : {SpmvCase{1.0, 0.5, 8}, SpmvCase{-0.5, 0.0, 17}})
+      expect_handle_case<V>(exec, h, a, t, c, variant + " rhs " + std::to_string(c.rhs));
+    EXPECT_EQ(h.x_rows_bytes(), gpu ? 20 * 17 * sizeof(V) : 0u) << variant;
+  });
+}
+
 
 TEST(HandlePolicy, ChunkedLaunchesNeedEntriesPerThread) {
   using V = double;

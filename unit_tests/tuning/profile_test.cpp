@@ -81,6 +81,7 @@ TEST(BuiltinProfile, HostGetsTheHostDefaults) {
   EXPECT_EQ(p.csrk_model, "none");
   EXPECT_EQ(p.csrk_super_row_size, 96);
   EXPECT_EQ(p.csrk_super_super_row_size, 8);
+  EXPECT_EQ(p.x_rows_min_rhs, 0);  // hosts never copy x (kernels/x_rows.hpp)
   EXPECT_EQ(p.bandwidth_gbs, 0.0);
   EXPECT_EQ(p.source, "built-in default for host backends: device 'Test CPU 9000' is not in "
                       "the table");
@@ -157,9 +158,11 @@ TEST(ProfileFile, EveryKeyIsApplied) {
       "  \"csrk_k\": 2,\n"
       "  \"csrk_model\": \"volta\",\n"
       "  \"csrk_super_row_size\": 48,\n"
-      "  \"csrk_super_super_row_size\": 6\n"
+      "  \"csrk_super_super_row_size\": 6,\n"
+      "  \"x_rows_min_rhs\": 16\n"
       "}\n");
   DeviceProfile p = tuning::builtin_profile(gpu_info("NVIDIA H200"));
+  EXPECT_EQ(p.x_rows_min_rhs, 8);  // the GPU default, measured at K = 8
   tuning::apply_profile_file(p, f.path());
   EXPECT_EQ(p.bandwidth_gbs, 4100.5);
   EXPECT_EQ(p.team_threads, 256);
@@ -169,6 +172,7 @@ TEST(ProfileFile, EveryKeyIsApplied) {
   EXPECT_EQ(p.csrk_model, "volta");
   EXPECT_EQ(p.csrk_super_row_size, 48);
   EXPECT_EQ(p.csrk_super_super_row_size, 6);
+  EXPECT_EQ(p.x_rows_min_rhs, 16);
   EXPECT_EQ(p.source, "file: " + f.path());
   // Hardware facts are not the file's to change.
   EXPECT_EQ(p.name, "NVIDIA H200");
