@@ -120,7 +120,39 @@ inline LaunchShape warp_chunk_launch(const MatrixStats& stats, const DeviceProfi
   return s;
 }
 
+/// Most atomic adds one launch of 000 Alg. 1 aims at a single y entry: a row
+/// of L entries cut into chunks of C entries is added by ceil(L / C) warps,
+/// and the L2 serialises atomics on one address. The H200 omega sweep
+/// (2026-11-22, perf_tests/results/h200-skewed/omega.txt, COO) peaked where
+/// the longest row took about 4,000-6,000 of them: arrow 2e6 (a 2e6-entry
+/// row) at omega 32 (143 GFLOP/s; the rule's 128: 119), Zipf (a 3.1e6-entry
+/// row) at 128 (144; the rule's 512: 140). 4096 keeps both near their peak
+/// and binds on no other generator (R-MAT, circuit, stencils).
+inline constexpr std::int64_t hot_row_atomics = 4096;
+
+/// Kernels that add split rows with atomics (COO segmented, Hybrid's COO
+/// part, ALIGNED_COO's flat part): chunks of at least longest row /
+/// hot_row_atomics entries on GPUs, unless the profile fixes omega.
+inline LaunchShape limit_hot_row_atomics(LaunchShape s, const MatrixStats& stats,
+                                         const DeviceProfile& profile) {
+  if (!profile.gpu || profile.oversubscription > 0) return s;
+  const std::int64_t per_warp = hot_row_atomics * std::max(s.vector_length, 1);
+  s.entries_per_thread =
+      std::max(s.entries_per_thread, (stats.max_row_nnz + per_warp - 1) / per_warp);
+  return s;
+}
+
 namespace detail {
+/// "; the longest row's atomics capped at 4096" where limit_hot_row_atomics
+/// lengthened the chunks of `s` (cut by warp_chunk_launch for `stats`).
+inline std::string hot_row_rule(const LaunchShape& s, const MatrixStats& stats,
+                                const DeviceProfile& profile) {
+  return s.entries_per_thread > warp_chunk_launch(stats, profile, s.part.c_str()).entries_per_thread
+             ? "; chunks lengthened: the longest row's atomics at most " +
+                   std::to_string(hot_row_atomics)
+             : std::string();
+}
+
 /// The rule of a warp-chunk launch, for describe().
 inline std::string chunk_rule(const MatrixStats& stats, const DeviceProfile& profile,
                               int omega_cap = 0) {
@@ -199,8 +231,11 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 
 /// COO: 000 Alg. 1's warp chunks.
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile, coo::segmented) {
-  return detail::policy("coo", "segmented", {warp_chunk_launch(stats, profile, "chunks")},
-                        detail::chunk_rule(stats, profile));
+  const LaunchShape s =
+      limit_hot_row_atomics(warp_chunk_launch(stats, profile, "chunks"), stats, profile);
+  return detail::policy("coo", "segmented", {s},
+                        detail::chunk_rule(stats, profile) +
+                            detail::hot_row_rule(s, stats, profile));
 }
 
 /// COO load_balance: the same warp chunks, combined without atomics. Each
@@ -345,11 +380,12 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                          hybrid::ell_then_coo, std::int64_t ell_width, std::int64_t coo_nnz) {
   MatrixStats coo = stats;
   coo.nnz = coo_nnz;
+  const LaunchShape c = limit_hot_row_atomics(warp_chunk_launch(coo, profile, "coo"), coo, profile);
   return detail::policy("hybrid", "ell_then_coo",
-                        {detail::ell_launch(profile, stats.rows, ell_width, "ell"),
-                         warp_chunk_launch(coo, profile, "coo")},
+                        {detail::ell_launch(profile, stats.rows, ell_width, "ell"), c},
                         "ELL part by 000 Alg. 4 (width " + std::to_string(ell_width) +
-                            "), COO part: " + detail::chunk_rule(coo, profile));
+                            "), COO part: " + detail::chunk_rule(coo, profile) +
+                            detail::hot_row_rule(c, coo, profile));
 }
 
 /// Hybrid, deterministic: the same ELL launch, then the COO part's chunks as
@@ -375,10 +411,12 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                          aligned_coo::seg_then_flat, std::int64_t flat_nnz) {
   MatrixStats flat = stats;
   flat.nnz = flat_nnz;
-  return detail::policy("aligned_coo", "seg_then_flat",
-                        {row_launch(profile, 1, "seg"), warp_chunk_launch(flat, profile, "flat")},
+  const LaunchShape f =
+      limit_hot_row_atomics(warp_chunk_launch(flat, profile, "flat"), flat, profile);
+  return detail::policy("aligned_coo", "seg_then_flat", {row_launch(profile, 1, "seg"), f},
                         "a thread per lane (004 Alg. 2, race-free form), flat part as COO: " +
-                            detail::chunk_rule(flat, profile));
+                            detail::chunk_rule(flat, profile) +
+                            detail::hot_row_rule(f, flat, profile));
 }
 
 /// ALIGNED_COO, deterministic: the flat part's chunks as coo::load_balance

@@ -251,6 +251,34 @@ TEST(SelectWarpChunks, LaunchSizeFromOmega) {
   EXPECT_EQ(only_launch(tuning::select(st, host, coo::segmented{})).entries_per_thread, 64);
 }
 
+// The kernels that add split rows atomically lengthen their chunks so the
+// longest row takes at most hot_row_atomics adds (arrow 2e6's 2e6-entry
+// row: 16 entries per lane, not 000 §3.2.2's 3); CSR load_balance (no
+// atomics), short rows and a profile's own omega keep the rule's chunks.
+TEST(SelectWarpChunks, HotRowAtomicsLengthenTheChunks) {
+  DeviceProfile gpu = fake_gpu_profile();
+  MatrixStats arrow = stats_of(2000000, 3);
+  arrow.nnz = 6000000;
+  arrow.max_row_nnz = 2000000;
+  const std::int64_t rule = only_launch(tuning::select(arrow, gpu, csr::load_balance{})).entries_per_thread;
+  EXPECT_EQ(rule, 3);  // omega 128: 67,584 warps for 6e6 entries
+  const SpmvPolicy coo = tuning::select(arrow, gpu, coo::segmented{});
+  EXPECT_EQ(only_launch(coo).entries_per_thread, 16);  // ceil(2e6 / (4096 x 32))
+  EXPECT_NE(coo.rule.find("atomics at most 4096"), std::string::npos) << coo.rule;
+  const SpmvPolicy hybrid = tuning::select(arrow, gpu, hybrid::ell_then_coo{}, 2, 2000001);
+  EXPECT_EQ(hybrid.launches.at(1).entries_per_thread, 16);
+  const SpmvPolicy flat = tuning::select(arrow, gpu, aligned_coo::seg_then_flat{}, 6000000);
+  EXPECT_EQ(flat.launches.at(1).entries_per_thread, 16);
+  // The longest row of 4096 x 32 entries fits the cap with the rule's chunks.
+  MatrixStats short_rows = arrow;
+  short_rows.max_row_nnz = 4096 * 32 * 3;
+  const SpmvPolicy kept = tuning::select(short_rows, gpu, coo::segmented{});
+  EXPECT_EQ(only_launch(kept).entries_per_thread, rule);
+  EXPECT_EQ(kept.rule.find("atomics at most"), std::string::npos) << kept.rule;
+  gpu.oversubscription = 128;  // the profile's omega is taken as it is
+  EXPECT_EQ(only_launch(tuning::select(arrow, gpu, coo::segmented{})).entries_per_thread, rule);
+}
+
 // COO load_balance takes the same launch with omega capped at 8 (longer
 // chunks amortise each chunk's combine); a profile's own omega is not capped.
 TEST(SelectWarpChunks, CombinedChunksCapOmega) {
