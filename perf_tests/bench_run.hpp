@@ -287,6 +287,10 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
     }
     r.strategy = op.strategy;
     r.rule = op.rule;
+    if (k > 1 && op.copies_x_rows && op.copies_x_rows(k)) {
+      r.strategy += " x_rows";
+      r.rule += "; x copied row-major before each apply (tuning/x_rows.hpp)";
+    }
     r.storage_bytes = op.bytes;
     r.stored_entries = op.stored;
     if (csr_seconds > 0) r.setup_csr_spmvs = r.setup_ms * 1e-3 / csr_seconds;

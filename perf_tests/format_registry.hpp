@@ -36,6 +36,9 @@ struct Operator {
   std::function<void(const View& x, const View& y)> apply;  ///< y = A*x
   std::string strategy;   ///< what actually runs: format parameters + the handle's policy
   std::string rule;       ///< why (the selector's rule); empty for peers
+  /// Kobalt: whether an apply with this many right-hand sides gathers from
+  /// a row-major copy of x (SpmvHandle::stages_x_rows); empty for peers
+  std::function<bool(int columns)> copies_x_rows;
   std::uint64_t bytes = 0;     ///< storage of the format, padding included
   /// matrix bytes one apply reads when not `bytes`: a Kobalt format under
   /// --mode T/C/H applies the Csr copy of op(A) its handle keeps; 0: bytes
@@ -85,6 +88,11 @@ Operator<View> wrap(Matrix a, const std::string& layout,
     op.reproducible = op_handle.reproducible();
     op.traffic_bytes = op_handle.matrix().bytes();
   }
+  op.copies_x_rows = [handle, applied](int columns) {
+    constexpr auto bytes = static_cast<std::int64_t>(sizeof(typename View::non_const_value_type));
+    return applied == Mode::none ? handle.stages_x_rows(columns, bytes)
+                                 : handle.op_handle(exec(), applied).stages_x_rows(columns, bytes);
+  };
   if (mode == Mode::none) {
     op.apply = [a, handle](const View& x, const View& y) {
       using scalar = typename View::non_const_value_type;
