@@ -177,7 +177,8 @@ void spmv(const ExecutionSpace& exec, const SpmvHandle<Matrix, HandleSpace>& han
 /// like spmv with a handle. For repeated products build a handle once
 /// (make_handle) instead; a permuted CsrK and CSR load_balance and
 /// merge_path (which csr::automatic picks for skewed matrices) allocate and
-/// fill their workspace on every call here.
+/// fill their workspace on every call here, and rank-2 x is never copied
+/// row-major (the handle's stages_x_rows() needs the row statistics).
 template <class ExecutionSpace, class Matrix, class XView, class YView,
           class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
 void spmv(const ExecutionSpace& exec, typename YView::const_value_type alpha, const Matrix& a,
