@@ -148,15 +148,19 @@ class SpmvHandle {
     const std::lock_guard<std::mutex> lock(x_rows_->mutex);
     return x_rows_->storage.extent(0);
   }
-  /// At least `bytes` bytes for the row-major copy of x on `exec`'s memory
-  /// space: allocated at the first staged apply, grown when a later one
-  /// needs more, and kept (shared by copies of this handle).
-  void* x_rows_storage(const ExecutionSpace& exec, std::size_t bytes) const {
+  /// x copied row-major on `exec` (kernels/x_rows.hpp) into memory the
+  /// handle keeps: allocated at the first staged apply, grown when a later
+  /// one needs more, and shared by copies of this handle. spmv calls it
+  /// where stages_x_rows() says so.
+  template <class XView>
+  detail::x_rows_view<ExecutionSpace, XView> x_rows(const ExecutionSpace& exec,
+                                                    const XView& x) const {
+    const std::size_t bytes = detail::x_rows_bytes(x);
     const std::lock_guard<std::mutex> lock(x_rows_->mutex);
     if (x_rows_->storage.extent(0) < bytes)
       x_rows_->storage = decltype(x_rows_->storage)(compat::uninitialized(exec, "kobalt::x_rows"),
                                                     bytes);
-    return x_rows_->storage.data();
+    return detail::copy_x_rows(exec, x, x_rows_->storage.data());
   }
 
   /// The handle that applies op(A) for `mode` T, C or H (spmv with a mode):
@@ -284,7 +288,7 @@ class SpmvHandle {
     std::unique_ptr<op_handle_type> handles[3];
   };
 
-  /// The row-major copy of x (x_rows_storage), made on first use.
+  /// The row-major copy of x (x_rows()), made on first use.
   struct XRows {
     std::mutex mutex;
     Kokkos::View<char*, typename ExecutionSpace::memory_space> storage;

@@ -160,10 +160,8 @@ void spmv(const ExecutionSpace& exec, const SpmvHandle<Matrix, HandleSpace>& han
     using x_value = typename XView::non_const_value_type;
     if (handle.stages_x_rows(static_cast<std::int64_t>(x.extent(1)),
                              static_cast<std::int64_t>(sizeof(x_value)))) {
-      const auto rows =
-          detail::copy_x_rows(exec, x, handle.x_rows_storage(exec, detail::x_rows_bytes(x)));
       detail::dispatch(exec, handle.strategy(), handle.policy(), handle.workspace(), alpha,
-                       handle.matrix(), rows, beta, y);
+                       handle.matrix(), handle.x_rows(exec, x), beta, y);
       return;
     }
   }

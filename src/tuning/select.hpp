@@ -143,16 +143,6 @@ inline LaunchShape limit_hot_row_atomics(LaunchShape s, const MatrixStats& stats
 }
 
 namespace detail {
-/// "; the longest row's atomics capped at 4096" where limit_hot_row_atomics
-/// lengthened the chunks of `s` (cut by warp_chunk_launch for `stats`).
-inline std::string hot_row_rule(const LaunchShape& s, const MatrixStats& stats,
-                                const DeviceProfile& profile) {
-  return s.entries_per_thread > warp_chunk_launch(stats, profile, s.part.c_str()).entries_per_thread
-             ? "; chunks lengthened: the longest row's atomics at most " +
-                   std::to_string(hot_row_atomics)
-             : std::string();
-}
-
 /// The rule of a warp-chunk launch, for describe().
 inline std::string chunk_rule(const MatrixStats& stats, const DeviceProfile& profile,
                               int omega_cap = 0) {
@@ -167,6 +157,21 @@ inline std::string chunk_rule(const MatrixStats& stats, const DeviceProfile& pro
   return "chunks of equal nonzeros per warp, omega = " +
          std::to_string(capped ? omega_cap : omega) + " for " + std::to_string(stats.nnz) +
          " nonzeros (000 §3.2.2" + (capped ? ", capped for combined chunks)" : ")");
+}
+
+/// The chunks of a kernel that adds split rows with atomics: 000 Alg. 1's
+/// warp chunks for `stats`, lengthened by limit_hot_row_atomics, and their
+/// rule (saying so when the cap lengthened them).
+inline std::pair<LaunchShape, std::string> atomic_chunks(const MatrixStats& stats,
+                                                         const DeviceProfile& profile,
+                                                         const char* part) {
+  const LaunchShape rule = warp_chunk_launch(stats, profile, part);
+  const LaunchShape s = limit_hot_row_atomics(rule, stats, profile);
+  std::string why = chunk_rule(stats, profile);
+  if (s.entries_per_thread > rule.entries_per_thread)
+    why += "; chunks lengthened: the longest row's atomics at most " +
+           std::to_string(hot_row_atomics);
+  return {s, why};
 }
 
 inline SpmvPolicy policy(const char* format, std::string kernel, std::vector<LaunchShape> l,
@@ -231,11 +236,8 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 
 /// COO: 000 Alg. 1's warp chunks.
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile, coo::segmented) {
-  const LaunchShape s =
-      limit_hot_row_atomics(warp_chunk_launch(stats, profile, "chunks"), stats, profile);
-  return detail::policy("coo", "segmented", {s},
-                        detail::chunk_rule(stats, profile) +
-                            detail::hot_row_rule(s, stats, profile));
+  auto [s, rule] = detail::atomic_chunks(stats, profile, "chunks");
+  return detail::policy("coo", "segmented", {s}, std::move(rule));
 }
 
 /// COO load_balance: the same warp chunks, combined without atomics. Each
@@ -380,12 +382,11 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                          hybrid::ell_then_coo, std::int64_t ell_width, std::int64_t coo_nnz) {
   MatrixStats coo = stats;
   coo.nnz = coo_nnz;
-  const LaunchShape c = limit_hot_row_atomics(warp_chunk_launch(coo, profile, "coo"), coo, profile);
+  const auto [c, coo_rule] = detail::atomic_chunks(coo, profile, "coo");
   return detail::policy("hybrid", "ell_then_coo",
                         {detail::ell_launch(profile, stats.rows, ell_width, "ell"), c},
                         "ELL part by 000 Alg. 4 (width " + std::to_string(ell_width) +
-                            "), COO part: " + detail::chunk_rule(coo, profile) +
-                            detail::hot_row_rule(c, coo, profile));
+                            "), COO part: " + coo_rule);
 }
 
 /// Hybrid, deterministic: the same ELL launch, then the COO part's chunks as
@@ -411,12 +412,10 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                          aligned_coo::seg_then_flat, std::int64_t flat_nnz) {
   MatrixStats flat = stats;
   flat.nnz = flat_nnz;
-  const LaunchShape f =
-      limit_hot_row_atomics(warp_chunk_launch(flat, profile, "flat"), flat, profile);
+  const auto [f, flat_rule] = detail::atomic_chunks(flat, profile, "flat");
   return detail::policy("aligned_coo", "seg_then_flat", {row_launch(profile, 1, "seg"), f},
                         "a thread per lane (004 Alg. 2, race-free form), flat part as COO: " +
-                            detail::chunk_rule(flat, profile) +
-                            detail::hot_row_rule(f, flat, profile));
+                            flat_rule);
 }
 
 /// ALIGNED_COO, deterministic: the flat part's chunks as coo::load_balance
