@@ -134,6 +134,11 @@ CsrMergePath<typename Device::memory_space, widest_t<Value>> make_csr_merge_path
 /// stay aligned (UBSan found the misaligned case).
 template <class Scalar, class Index, int N>
 struct TileScratch {
+  // The row ends follow the products at a 16-byte boundary, so the block
+  // must start on one too: aligned for scalar alone (4 bytes for float),
+  // int64 ends faulted with cudaErrorMisalignedAddress on the H200
+  // (float/int64, 2026-11-24).
+  static constexpr std::size_t alignment = alignof(Scalar) > 16 ? alignof(Scalar) : 16;
   KOKKOS_INLINE_FUNCTION static std::size_t round16(std::size_t b) { return (b + 15) / 16 * 16; }
   KOKKOS_INLINE_FUNCTION static std::size_t products_bytes(std::int64_t tile) {
     return round16(static_cast<std::size_t>(tile * N) * sizeof(Scalar));
@@ -170,11 +175,12 @@ struct CsrMergePathFunctor {
     // This warp's scratch: the team's block, cut per team thread.
     using scratch = TileScratch<scalar, index_type, N>;
     const std::size_t per_warp = scratch::bytes(tile);
-    // Aligned for scalar (per_warp keeps it so for every warp): Kokkos
-    // aligns scratch to 8 bytes only, too little for complex<double>.
+    // Aligned for the scalar and the row ends (per_warp keeps it so for
+    // every warp): Kokkos aligns scratch to 8 bytes only, too little for
+    // complex<double>.
     char* base = static_cast<char*>(team.team_scratch(scratch_level)
                                         .get_shmem_aligned(team.team_size() * per_warp,
-                                                           alignof(scalar))) +
+                                                           scratch::alignment)) +
                  team.team_rank() * per_warp;
     scalar* products = reinterpret_cast<scalar*>(base);
     index_type* ends = reinterpret_cast<index_type*>(base + scratch::products_bytes(tile));
@@ -432,19 +438,21 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                       p.tile_row.data(), p.carries.data(), rows, nnz, p.tile});
         });
       } else {
-        const std::size_t per_warp = TileScratch<scalar, Index, N>::bytes(p.tile);
+        using tile_scratch = TileScratch<scalar, Index, N>;
+        const std::size_t per_warp = tile_scratch::bytes(p.tile);
+        constexpr std::size_t slack = tile_scratch::alignment;
         // Level 0 (shared memory on GPUs) while the team's tiles fit, level 1
         // otherwise (large host tiles, wide rank-2 blocks); teams shrink to
         // fit level 0 before that.
         int team_size = s.team_size;
         const std::size_t level0 =
             static_cast<std::size_t>(policy_type::scratch_size_max(0));
-        while (team_size > 1 && team_size * per_warp + alignof(scalar) > level0) team_size /= 2;
-        const int level = team_size * per_warp + alignof(scalar) <= level0 ? 0 : 1;
+        while (team_size > 1 && team_size * per_warp + slack > level0) team_size /= 2;
+        const int level = team_size * per_warp + slack <= level0 ? 0 : 1;
         const std::int64_t league = (tiles + team_size - 1) / team_size;
         policy_type policy(exec, static_cast<int>(league), team_size, Lanes::value);
-        // + alignof: the slack get_shmem_aligned may skip.
-        policy.set_scratch_size(level, Kokkos::PerTeam(team_size * per_warp + alignof(scalar)));
+        // + slack: what get_shmem_aligned may skip to align the block.
+        policy.set_scratch_size(level, Kokkos::PerTeam(team_size * per_warp + slack));
         dispatch_beta(beta, [&](auto has_beta) {
           using functor = CsrMergePathFunctor<ExecutionSpace, Lanes::value,
                                               typename matrix::row_ptr_view,
