@@ -34,6 +34,7 @@
 #include <iostream>
 #include <limits>
 #include <optional>
+#include <type_traits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -410,6 +411,9 @@ int run(const Options& o, const Provenance& provenance) {
     std::printf("# of_bw marked *: x, y and the matrix fit the %llu MiB last-level cache (warm "
                 "runs measure the cache; --cold for memory)\n",
                 static_cast<unsigned long long>(info.last_level_cache_bytes >> 20));
+  // Host kernels gather x through the TLB: say how the pages were set up.
+  if (std::is_same_v<typename Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>)
+    std::printf("# pages: %s\n", provenance.pages.c_str());
   print_table_header(stdout);
 
   const std::size_t formats =

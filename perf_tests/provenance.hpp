@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Where a kobalt-bench result came from: the build (Kobalt version, git
 // commit, compiler, flags; generated at build time by provenance.cmake) and
-// the run (Kokkos' configuration, host, date, command line). Printed by
+// the run (Kokkos' configuration, host, date, command line, paging). Printed by
 // --version and written into the JSON report.
 #pragma once
 
@@ -13,7 +13,9 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <ctime>
+#include <fstream>
 #include <sstream>
 #include <string>
 
@@ -27,7 +29,20 @@ struct Provenance {
   std::string build_type = KOBALT_BENCH_BUILD_TYPE;
   std::string kokkos_configuration;  ///< Kokkos::print_configuration (after initialize)
   std::string host, date_utc, command_line;
+  /// How host memory is paged (host_pages()): random gathers of x on CPUs
+  /// ran up to 2.8x faster on 2 MiB pages (issue 15,
+  /// results/h200-host-openmp/huge_pages.txt).
+  std::string pages;
 };
+
+/// The kernel's transparent-huge-page mode and glibc's malloc.hugetlb
+/// tunable, e.g. "THP always [madvise] never; GLIBC_TUNABLES=glibc.malloc.hugetlb=1".
+inline std::string host_pages() {
+  std::string mode = "unknown";
+  if (std::ifstream f("/sys/kernel/mm/transparent_hugepage/enabled"); f) std::getline(f, mode);
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  return "THP " + mode + "; GLIBC_TUNABLES=" + (tunables ? tunables : "");
+}
 
 /// The peers this binary was built with, as --format names them.
 inline std::string built_peers() {
@@ -75,6 +90,7 @@ inline Provenance provenance(const std::string& command_line) {
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &utc);
   p.date_utc = date;
   p.command_line = command_line;
+  p.pages = host_pages();
   return p;
 }
 

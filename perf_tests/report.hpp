@@ -116,7 +116,7 @@ inline void write_json(std::ostream& os, const RunInfo& run, const std::vector<M
      << ", \"commit\": " << quote(p.commit) << ", \"compiler\": " << quote(p.compiler)
      << ", \"flags\": " << quote(p.flags) << ", \"build_type\": " << quote(p.build_type)
      << ", \"host\": " << quote(p.host) << ", \"date\": " << quote(p.date_utc)
-     << ", \"command_line\": " << quote(p.command_line)
+     << ", \"command_line\": " << quote(p.command_line) << ", \"pages\": " << quote(p.pages)
      << ",\n      \"kokkos_configuration\": " << quote(p.kokkos_configuration) << "}"
      << ",\n    \"timing\": {\"warmup\": " << run.warmup << ", \"min_reps\": " << run.min_reps
      << ", \"max_reps\": " << run.max_reps

@@ -27,7 +27,7 @@ endforeach()
 # Strings that name the machine, the build or the run (provenance); JSON
 # escapes (\n, \") may occur inside them.
 foreach(key device execution_space source commit compiler flags build_type host date
-            command_line kokkos_configuration)
+            command_line pages kokkos_configuration)
   string(REGEX REPLACE "\"${key}\": \"([^\"\\\\]|\\\\.)*\"" "\"${key}\": <text>" json "${json}")
 endforeach()
 # Whether a result fits the last-level cache depends on the machine.
