@@ -36,6 +36,7 @@ TYPED_TEST(LaunchSize, RankOneRowKernelsTakeTheParameterPath) {
   using I = typename TypeParam::index_type;
   using E = Kokkos::Cuda;
   using IV = Kokkos::View<I*, E::device_type>;
+  using OV = Kokkos::View<const I*, E::device_type>;  // Csr's row pointer (Offset = Index)
   using VV = Kokkos::View<V*, E::device_type>;
   using YV = Kokkos::View<double*, E::device_type>;
   using XB = detail::XBlock<YV>;
@@ -43,7 +44,7 @@ TYPED_TEST(LaunchSize, RankOneRowKernelsTakeTheParameterPath) {
   using team = Kokkos::TeamPolicy<E>;
   using static_team = Kokkos::TeamPolicy<E, Kokkos::Schedule<Kokkos::Static>>;
   constexpr std::size_t limit = Kokkos::Impl::CudaTraits::ConstantMemoryUseThreshold;
-  EXPECT_LT((launch_size<detail::CsrRowFunctor<E, IV, VV, XB, YB, true>, team>()), limit);
+  EXPECT_LT((launch_size<detail::CsrRowFunctor<E, OV, IV, VV, XB, YB, true>, team>()), limit);
   EXPECT_LT((launch_size<detail::EllRowFunctor<E, IV, VV, XB, YB, true>, team>()), limit);
   using range64 = Kokkos::RangePolicy<E, Kokkos::IndexType<std::int64_t>>;
   EXPECT_LT((launch_size<detail::SlotRowFunctor<E, std::int64_t, detail::EllRowSlots<std::int64_t>,
@@ -64,7 +65,7 @@ TYPED_TEST(LaunchSize, RankOneRowKernelsTakeTheParameterPath) {
   EXPECT_LT((launch_size<detail::CsrkFunctor<E, IV, VV, XB, YB, true, true, true>, static_team>()),
             limit);
   EXPECT_LT((launch_size<detail::CooSegmentedFunctor<E, 32, IV, VV, XB, YB>, team>()), limit);
-  EXPECT_LT((launch_size<detail::EntryChunkFunctor<E, 32, detail::CsrRowWalk<IV>, IV, VV, XB, YB,
+  EXPECT_LT((launch_size<detail::EntryChunkFunctor<E, 32, detail::CsrRowWalk<OV, I>, IV, VV, XB, YB,
                                                    true>,
                          team>()),
             limit);
@@ -72,7 +73,7 @@ TYPED_TEST(LaunchSize, RankOneRowKernelsTakeTheParameterPath) {
                                                    YB, true>,
                          team>()),
             limit);
-  EXPECT_LT((launch_size<detail::AlignedCooSegFunctor<E, IV, VV, XB, YB>, team>()), limit);
+  EXPECT_LT((launch_size<detail::AlignedCooSegFunctor<E, IV, VV, XB, YB, true>, team>()), limit);
 #else
   GTEST_SKIP() << "no constant-memory launch path on " << Kokkos::DefaultExecutionSpace::name();
 #endif
