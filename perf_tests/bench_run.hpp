@@ -34,7 +34,6 @@
 #include <iostream>
 #include <limits>
 #include <optional>
-#include <type_traits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -412,7 +411,7 @@ int run(const Options& o, const Provenance& provenance) {
                 "runs measure the cache; --cold for memory)\n",
                 static_cast<unsigned long long>(info.last_level_cache_bytes >> 20));
   // Host kernels gather x through the TLB: say how the pages were set up.
-  if (std::is_same_v<typename Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>)
+  if (!arch::device_info(Kokkos::DefaultExecutionSpace()).gpu)
     std::printf("# pages: %s\n", provenance.pages.c_str());
   print_table_header(stdout);
 

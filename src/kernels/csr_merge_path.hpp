@@ -134,12 +134,15 @@ CsrMergePath<typename Device::memory_space, widest_t<Value>> make_csr_merge_path
 /// stay aligned (UBSan found the misaligned case).
 template <class Scalar, class Index, int N>
 struct TileScratch {
-  // The row ends follow the products at a 16-byte boundary, so the block
-  // must start on one too: aligned for scalar alone (4 bytes for float),
-  // int64 ends faulted with cudaErrorMisalignedAddress on the H200
-  // (float/int64, 2026-11-24).
-  static constexpr std::size_t alignment = alignof(Scalar) > 16 ? alignof(Scalar) : 16;
-  KOKKOS_INLINE_FUNCTION static std::size_t round16(std::size_t b) { return (b + 15) / 16 * 16; }
+  // Products and row ends each start on a 16-byte boundary, and so does
+  // the block: aligned for the scalar alone (4 bytes for float), int64 ends
+  // faulted with cudaErrorMisalignedAddress on the H200 (float/int64,
+  // 2026-11-24).
+  static constexpr std::size_t alignment = 16;
+  static_assert(alignof(Scalar) <= alignment && alignof(Index) <= alignment);
+  KOKKOS_INLINE_FUNCTION static std::size_t round16(std::size_t b) {
+    return (b + alignment - 1) / alignment * alignment;
+  }
   KOKKOS_INLINE_FUNCTION static std::size_t products_bytes(std::int64_t tile) {
     return round16(static_cast<std::size_t>(tile * N) * sizeof(Scalar));
   }
