@@ -14,6 +14,7 @@
 #include "fixtures/padded_example.hpp"
 #include "fixtures/shared_matrices.hpp"
 #include "fixtures/spmv_check.hpp"
+#include "fixtures/types.hpp"
 
 #include <kobalt/interop/kokkos_sparse.hpp>
 
@@ -69,7 +70,7 @@ void scale_on_device(const ValueView& values, Value factor) {
 
 template <class T>
 class KokkosSparseInterop : public ::testing::Test {};
-TYPED_TEST_SUITE(KokkosSparseInterop, InteropTypeList, InteropNames);
+TYPED_TEST_SUITE(KokkosSparseInterop, sliced<InteropTypeList>, InteropNames);
 
 using device = default_device;
 template <class V, class I, class O>
