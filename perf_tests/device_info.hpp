@@ -25,28 +25,9 @@ inline std::string device_name() {
          std::to_string(d.l2_bytes >> 20) + " MiB L2";
 }
 
-/// The largest cache of CPU 0 in sysfs (the highest index*: L3 on most
-/// servers), or 0. arch's host query reads L2, the level its tuning uses;
-/// whether a matrix stays cache-resident depends on the last level.
-inline std::uint64_t host_last_level_cache_bytes() {
-  std::uint64_t largest = 0;
-  for (int index = 0; index < 8; ++index) {
-    std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/size");
-    std::uint64_t size = 0;
-    char unit = 0;
-    if (!(in >> size)) continue;
-    in >> unit;
-    if (unit == 'K') size <<= 10;
-    if (unit == 'M') size <<= 20;
-    largest = std::max(largest, size);
-  }
-  return largest;
-}
-
 /// The device's last-level cache (L2 on GPUs), 0 when unknown.
 inline std::uint64_t last_level_cache_bytes() {
-  const arch::DeviceInfo d = arch::device_info(Kokkos::DefaultExecutionSpace());
-  return d.gpu ? d.l2_bytes : host_last_level_cache_bytes();
+  return arch::device_info(Kokkos::DefaultExecutionSpace()).l2_bytes;
 }
 
 /// Bytes of each triad array when --triad-mib is not given: 8 times the

@@ -35,7 +35,7 @@ struct DeviceInfo {
   bool gpu = false;             ///< lanes of a vector range run in lockstep (warp, wavefront)
   int compute_units = 1;        ///< SMs / CUs, or host threads
   int warp_width = 1;           ///< see warp_width()
-  std::uint64_t l2_bytes = 0;   ///< last-level cache shared by the compute units; 0 = unknown
+  std::uint64_t l2_bytes = 0;   ///< last-level cache shared by the compute units (GPUs: L2; hosts: the largest, usually L3); 0 = unknown
   std::uint64_t memory_bytes = 0;  ///< total memory of the device; 0 = unknown
 };
 

@@ -3,6 +3,7 @@
 // GPU backend files specialise (included from arch.hpp only).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -29,14 +30,22 @@ inline std::string host_cpu_name() {
   return "unknown CPU";
 }
 
-/// Size of the L2 cache of CPU 0 from sysfs, or 0.
-inline std::uint64_t host_l2_bytes() {
-  std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index2/size");
-  std::uint64_t value = 0;
-  char unit = 0;
-  if (!(in >> value)) return 0;
-  in >> unit;
-  return unit == 'K' ? value * 1024 : unit == 'M' ? value * 1024 * 1024 : value;
+/// The largest cache of CPU 0 in sysfs (the highest index*: L3 on most
+/// servers, shared by the cores as a GPU's L2 is), or 0. Whether a matrix
+/// stays cached between calls depends on this level (issue 15's host tiles).
+inline std::uint64_t host_last_level_cache_bytes() {
+  std::uint64_t largest = 0;
+  for (int index = 0; index < 8; ++index) {
+    std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/size");
+    std::uint64_t size = 0;
+    char unit = 0;
+    if (!(in >> size)) continue;
+    in >> unit;
+    if (unit == 'K') size <<= 10;
+    if (unit == 'M') size <<= 20;
+    largest = std::max(largest, size);
+  }
+  return largest;
 }
 
 /// Bytes the host can allocate now: Linux's MemAvailable (free memory plus
@@ -89,7 +98,7 @@ struct backend {
     d.name = detail::host_cpu_name();
     d.gpu = false;
     d.compute_units = static_cast<int>(exec.concurrency());
-    d.l2_bytes = detail::host_l2_bytes();
+    d.l2_bytes = detail::host_last_level_cache_bytes();
     d.memory_bytes = detail::host_pages(_SC_PHYS_PAGES);
     return d;
   }

@@ -426,19 +426,33 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                               " items; at most 2^30");
     for_each_column_block(x, y, [&](auto xb, auto yb) {
       constexpr int N = decltype(xb)::count_max;
-      // Hosts: a thread walks its tile (csr_merge_walk.hpp).
+      // Hosts: a thread walks its tile (csr_merge_walk.hpp). More tiles
+      // than threads (tuning::host_tiles_per_thread) are handed out
+      // dynamically, so a thread slowed by its x gathers takes fewer; one
+      // per thread stays the static split, each thread on the same tile
+      // every call (its part stays in its caches). Results do not depend on
+      // which thread walks a tile (carries are added in tile order).
       if constexpr (Lanes::value == 1) {
+        const bool dynamic = tiles > exec.concurrency();
         dispatch_beta(beta, [&](auto has_beta) {
           using functor = CsrMergeWalkFunctor<typename matrix::row_ptr_view,
                                               typename matrix::col_view,
                                               typename matrix::val_view, decltype(xb),
                                               decltype(yb), decltype(has_beta)::value>;
-          Kokkos::parallel_for(
-              label,
-              Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Static>>(exec, 0,
-                                                                                    tiles),
-              functor{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha, beta,
-                      p.tile_row.data(), p.carries.data(), rows, nnz, p.tile});
+          const functor f{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha, beta,
+                          p.tile_row.data(), p.carries.data(), rows, nnz, p.tile};
+          if (dynamic)
+            Kokkos::parallel_for(
+                label,
+                Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>(
+                    exec, 0, tiles, Kokkos::ChunkSize(1)),
+                f);
+          else
+            Kokkos::parallel_for(
+                label,
+                Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Static>>(exec, 0,
+                                                                                      tiles),
+                f);
         });
       } else {
         using tile_scratch = TileScratch<scalar, Index, N>;

@@ -3,9 +3,10 @@
 // merge path itself, as in Merrill & Garland's CPU algorithm (SC'16 §4.1),
 // instead of staging products in team scratch as the GPU tile kernel
 // (csr_merge_path.hpp) does. The tiles are the handle's: on hosts the
-// selector makes one per thread (an equal share of rows + nonzeros, found
-// by one merge-path search each, once), so a RangePolicy under the static
-// schedule hands tile t to thread t; the fixup launch of csr_merge_path.hpp
+// selector makes one per thread, or host_tiles_per_thread per thread for a
+// matrix beyond the last-level cache (equal shares of rows + nonzeros, found
+// by one merge-path search each, once; more tiles than threads are handed
+// out dynamically: equal work is not equal time); the fixup launch of csr_merge_path.hpp
 // then adds the carries of rows split between tiles, in tile order: no
 // atomics, the same bits on every run.
 //

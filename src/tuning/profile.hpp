@@ -34,7 +34,7 @@ struct DeviceProfile {
   bool gpu = false;                 ///< lanes of a vector range run in lockstep
   int compute_units = 1;            ///< SMs / CUs / host threads
   int warp_width = 1;               ///< lanes per warp / wavefront (1 on hosts)
-  std::uint64_t l2_bytes = 0;       ///< 0 = unknown
+  std::uint64_t l2_bytes = 0;       ///< last-level cache (GPUs: L2; hosts: usually L3); 0 = unknown
   std::uint64_t memory_bytes = 0;   ///< 0 = unknown
   double bandwidth_gbs = 0;         ///< measured stream (triad) bandwidth class; 0 = unknown
 
@@ -44,7 +44,7 @@ struct DeviceProfile {
   std::int64_t entries_per_thread = 0;  ///< hosts: nonzeros per chunk of the chunk kernels (COO, Hybrid, CSR load_balance); 0 = an equal share per thread
   int warps_per_cu = 1;             ///< warps per compute unit in 000 §3.2.2's launch size (FP32 cores / 32)
   int oversubscription = 0;         ///< omega of the warp-chunk kernels; 0 = 000 §3.2.2's rule by nonzeros
-  int merge_path_items = 8;         ///< CSR merge_path: merge-path items (rows + nonzeros) per lane of a tile; hosts: 0 = one tile per thread
+  int merge_path_items = 8;         ///< CSR merge_path: merge-path items (rows + nonzeros) per lane of a tile; hosts: 0 = the rule of select.hpp (host_tiles_per_thread)
   int csrk_k = 2;                   ///< CSR-k levels when the caller leaves k = 0
   std::string csrk_model = "none";  ///< 002 §4.1 size model ("hopper", "ampere", "volta") or "none" = fixed sizes
   std::int64_t csrk_super_row_size = 96;       ///< SRS when csrk_model is "none"
@@ -61,11 +61,11 @@ struct DeviceProfile {
     s << *this;
     return s.str();
   }
-  /// Prints backend, name, compute units, warp width, L2, bandwidth and source.
+  /// Prints backend, name, compute units, warp width, cache, bandwidth and source.
   friend std::ostream& operator<<(std::ostream& os, const DeviceProfile& p) {
     return os << p.backend << " '" << p.name << "' (" << p.compute_units
               << (p.gpu ? " compute units" : " threads") << ", warp " << p.warp_width
-              << ", L2 " << (p.l2_bytes >> 20) << " MiB"
+              << (p.gpu ? ", L2 " : ", last-level cache ") << (p.l2_bytes >> 20) << " MiB"
               << (p.bandwidth_gbs > 0 ? ", " + std::to_string(static_cast<long>(p.bandwidth_gbs)) +
                                             " GB/s"
                                       : std::string())

@@ -433,11 +433,37 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
           "; a thread per lane (004 Alg. 2, race-free form)");
 }
 
+/// Host merge_path: tiles per thread, handed out dynamically
+/// (kernels/csr_merge_path.hpp). Measured on the H200's host (16 threads,
+/// 2 MiB pages, 2026-11-24, Kokkos Kernels in the same runs;
+/// perf_tests/results/h200-host-openmp/merge_tiles.txt): one tile per
+/// thread, Merrill & Garland's static split, ran R-MAT scale 22 at 1.01x
+/// Kokkos Kernels, Zipf 0.84x, uniform 0.86x, circuit 1.01x; about 4, 16
+/// and 64 tiles per thread ran them at 1.32/1.22/1.11/1.11x,
+/// 1.36/1.25/1.17/1.33x and 1.29/1.16/1.37/1.22x. One thread alone walks
+/// R-MAT at 1.04x and Zipf at 1.31x Kokkos Kernels: equal rows + nonzeros
+/// are not equal time (the x gathers hit different cache levels), so the
+/// static split, not the walk, lost at 16 threads.
+/// Only where the matrix streams from memory: on matrices that fit the
+/// caches the dynamic hand-out loses each core's hold on its own part
+/// between calls (same host and day, the shared matrices of 1e5-6e5
+/// nonzeros ran 0.4-0.7x as fast as with one tile per thread, 83 MB
+/// laplacian7pt_100 0.99x, 600 MB generators 1.19-1.43x). So: 16 tiles per
+/// thread when 8 bytes per nonzero (fp32/int32, the least a CSR entry
+/// takes) exceed the last-level cache, else one tile per thread.
+inline constexpr int host_tiles_per_thread = 16;
+/// The smallest host tile while there are more tiles than threads: 16384
+/// items take 16-60 us on one thread of the H200's host (R-MAT alone, one
+/// thread: 3.7 ns per item), far above OpenMP's hand-out of a tile
+/// (under 1 us; an estimate, not measured).
+inline constexpr std::int64_t host_min_tile_items = 16384;
+
 /// CSR merge_path: tiles of merge_path_items items per lane, one tile per
 /// warp of the profile's warp width, team_threads / W warps per team.
-/// Hosts: one thread walks a tile, one tile per thread (host_part over rows
-/// + nonzeros; Merrill & Garland's CPU partition) unless the profile sets
-/// merge_path_items.
+/// Hosts: one thread walks a tile; for a matrix beyond the last-level
+/// cache host_tiles_per_thread tiles per thread of at least
+/// host_min_tile_items (never fewer tiles than threads), else one tile per
+/// thread; a profile's merge_path_items fixes the tile instead.
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                          csr::merge_path) {
   LaunchShape s;
@@ -450,12 +476,27 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
     rule = "tiles of " + std::to_string(s.entries_per_thread * s.vector_length) +
            " rows + nonzeros per warp (device profile)";
   } else {
-    s.entries_per_thread = host_part(profile.merge_path_items, stats.rows + stats.nnz, profile);
+    const std::int64_t items = std::max<std::int64_t>(stats.rows + stats.nnz, 1);
+    const std::int64_t threads = std::max(profile.compute_units, 1);
+    const auto share = [&](std::int64_t parts) { return (items + parts - 1) / parts; };
+    const bool streams = profile.l2_bytes > 0 &&
+                         static_cast<std::uint64_t>(stats.nnz) * 8 > profile.l2_bytes;
+    s.entries_per_thread = profile.merge_path_items > 0 ? profile.merge_path_items
+                           : streams ? std::max(share(threads * host_tiles_per_thread),
+                                                std::min(host_min_tile_items, share(threads)))
+                                     : share(threads);
+    const std::int64_t tiles = share(s.entries_per_thread);
     rule = profile.merge_path_items > 0
                ? "tiles of " + std::to_string(s.entries_per_thread) +
                      " rows + nonzeros per thread (device profile)"
-               : "one tile of equal rows + nonzeros per thread, " +
-                     std::to_string(profile.compute_units) + " threads (static partition)";
+           : tiles > threads
+               ? std::to_string(tiles) + " tiles of rows + nonzeros for " +
+                     std::to_string(threads) +
+                     " threads, handed out dynamically (matrix beyond the last-level cache)"
+               : "one tile of equal rows + nonzeros per thread, " + std::to_string(threads) +
+                     " threads (static partition; " +
+                     (streams ? "too few items for more tiles)"
+                              : "the matrix fits the last-level cache)");
   }
   return detail::policy("csr", "merge_path", {s}, "merge path (Merrill & Garland): " + rule);
 }
@@ -524,13 +565,13 @@ inline CsrAutomaticLimits csr_automatic_limits(const DeviceProfile& profile) {
 /// load_balance, which is correct and balanced for any row lengths.
 inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stats,
                                                          const DeviceProfile& profile) {
-  // Hosts: the static partition of equal rows + nonzeros per thread
-  // (merge_path's host form, issue 15) for every matrix: it never leaves a
-  // thread a long row's worth of extra work. Measured on the H200's host:
-  // see perf_tests/results/h200-host-openmp/README.md.
+  // Hosts: tiles of equal rows + nonzeros, several per thread, handed out
+  // dynamically (merge_path's host form, issue 15) for every matrix: no
+  // thread gets a long row's worth of extra work. Measured on the H200's
+  // host: host_tiles_per_thread above, perf_tests/results/h200-host-openmp/.
   if (!profile.gpu)
     return {csr::merge_path{},
-            "automatic: hosts take one tile of equal rows + nonzeros per thread (issue 15)"};
+            "automatic: hosts take merge-path tiles of equal rows + nonzeros (issue 15)"};
   const auto limits = csr_automatic_limits(profile);
   // 003's load_balance cases: merge_path from limits.merge_path_nnz nonzeros.
   const auto balanced = [&](std::string why) -> std::pair<csr::strategy, std::string> {

@@ -128,12 +128,15 @@ TEST(SelectCsr, BasicIsOneThreadPerRow) {
   EXPECT_EQ(strategy_name(csr::strategy{csr::load_balance{}}), "load_balance");
 }
 
-// Hosts: CSR automatic is always merge_path, one tile of equal rows +
-// nonzeros per thread (issue 15's static partition).
-TEST(SelectCsr, AutomaticOnHostsIsTheStaticPartition) {
+// Hosts: CSR automatic is always merge_path. A matrix beyond the last-level
+// cache (8 bytes per nonzero) gets host_tiles_per_thread tiles per thread of
+// at least host_min_tile_items, never fewer than threads, handed out
+// dynamically; one that fits, or an unknown cache, one tile per thread
+// (issue 15).
+TEST(SelectCsr, AutomaticOnHostsCutsTilesByTheCache) {
   DeviceProfile host = host_profile();
   host.compute_units = 3;
-  for (const MatrixStats& st : {stats_of(10, 3), stats_of(30000000, 2000, 5.0)}) {
+  const auto tiles_of = [&](const MatrixStats& st, const char* phrase) {
     EXPECT_TRUE(std::holds_alternative<csr::merge_path>(
         tuning::resolve(st, host, csr::strategy{csr::automatic{}})));
     const SpmvPolicy p = tuning::select(st, host, csr::automatic{});
@@ -141,11 +144,25 @@ TEST(SelectCsr, AutomaticOnHostsIsTheStaticPartition) {
     const LaunchShape s = only_launch(p);
     EXPECT_EQ(s.vector_length, 1);
     EXPECT_EQ(s.team_size, 1);
-    // Three tiles cover rows + nonzeros; two would not.
-    EXPECT_GE(3 * s.entries_per_thread, st.rows + st.nnz);
-    EXPECT_LT(2 * s.entries_per_thread, st.rows + st.nnz);
-    EXPECT_NE(p.rule.find("per thread"), std::string::npos) << p.rule;
-  }
+    EXPECT_NE(p.rule.find(phrase), std::string::npos) << p.rule;
+    const std::int64_t items = st.rows + st.nnz;
+    return (items + s.entries_per_thread - 1) / s.entries_per_thread;
+  };
+  const char* dynamic = "handed out dynamically";
+  const char* fixed = "one tile of equal rows + nonzeros per thread";
+  const MatrixStats large = stats_of(30000000, 2000, 5.0);  // 1.5e8 nonzeros
+  const MatrixStats mid = stats_of(50000, 5, 2.0);          // 1e5 nonzeros, 1.5e5 items
+  host.l2_bytes = 0;  // unknown cache: the static split
+  EXPECT_EQ(tiles_of(large, fixed), 3);
+  host.l2_bytes = std::uint64_t(300) << 20;
+  EXPECT_EQ(tiles_of(large, dynamic), 3 * tuning::host_tiles_per_thread);
+  EXPECT_EQ(tiles_of(mid, fixed), 3);  // 0.8 MB fits
+  host.l2_bytes = std::uint64_t(256) << 10;
+  // Beyond a 256 KiB cache: tiles of host_min_tile_items (150000 / 16384 -> 10).
+  EXPECT_EQ(tiles_of(mid, dynamic), 10);
+  // Beyond the cache yet under host_min_tile_items per thread: one tile per
+  // thread, never fewer (36000 nonzeros, 45000 items).
+  EXPECT_EQ(tiles_of(stats_of(9000, 4, 4.0), "too few items for more tiles"), 3);
   // A profile's merge_path_items fixes the tile instead.
   host.merge_path_items = 100;
   EXPECT_EQ(only_launch(tuning::select(stats_of(1000, 3), host, csr::merge_path{})).entries_per_thread,
