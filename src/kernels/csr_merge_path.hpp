@@ -26,8 +26,8 @@
 //
 // Mapping: league entry -> team_size warps; team thread -> one tile of
 // entries_per_thread * W items; vector lane -> a lane of the warp (W = the
-// warp width). Hosts (W = 1) walk a tile per thread instead
-// (csr_merge_walk.hpp); the fixup is the same.
+// warp width). Hosts (W = 1) walk a tile per thread instead and the
+// calling thread does the fixup (csr_merge_walk.hpp).
 #pragma once
 
 #include "../range.hpp"
@@ -454,6 +454,9 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                                                                                       tiles),
                 f);
         });
+        exec.fence();  // the carries are complete
+        merge_walk_fixup(yb, alpha, p.tile_row.data(), p.run_last.data(), p.carries.data(), rows,
+                         tiles);
       } else {
         using tile_scratch = TileScratch<scalar, Index, N>;
         const std::size_t per_warp = tile_scratch::bytes(p.tile);
@@ -482,15 +485,15 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                                        p.tile, tiles, static_cast<int>(s.entries_per_thread),
                                        level});
         });
+        const std::int64_t per_fixup_team = s.team_size * Lanes::value;
+        const std::int64_t fixup_league = (tiles + per_fixup_team - 1) / per_fixup_team;
+        using fixup = CsrMergeFixupFunctor<ExecutionSpace, Lanes::value, decltype(yb)>;
+        policy_type fixup_policy(exec, static_cast<int>(fixup_league), s.team_size, Lanes::value);
+        fixup_policy.set_scratch_size(0, Kokkos::PerTeam(fixup::scratch_bytes(s.team_size)));
+        Kokkos::parallel_for(
+            label + "::fixup", fixup_policy,
+            fixup{yb, alpha, p.tile_row.data(), p.run_last.data(), p.carries.data(), rows, tiles});
       }
-      const std::int64_t per_fixup_team = s.team_size * Lanes::value;
-      const std::int64_t fixup_league = (tiles + per_fixup_team - 1) / per_fixup_team;
-      using fixup = CsrMergeFixupFunctor<ExecutionSpace, Lanes::value, decltype(yb)>;
-      policy_type fixup_policy(exec, static_cast<int>(fixup_league), s.team_size, Lanes::value);
-      fixup_policy.set_scratch_size(0, Kokkos::PerTeam(fixup::scratch_bytes(s.team_size)));
-      Kokkos::parallel_for(
-          label + "::fixup", fixup_policy,
-          fixup{yb, alpha, p.tile_row.data(), p.run_last.data(), p.carries.data(), rows, tiles});
     });
   });
 }

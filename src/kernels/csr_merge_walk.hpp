@@ -6,9 +6,10 @@
 // selector makes one per thread, or host_tiles_per_thread per thread for a
 // matrix beyond the last-level cache (equal shares of rows + nonzeros, found
 // by one merge-path search each, once; more tiles than threads are handed
-// out dynamically: equal work is not equal time); the fixup launch of csr_merge_path.hpp
-// then adds the carries of rows split between tiles, in tile order: no
-// atomics, the same bits on every run.
+// out dynamically: equal work is not equal time). Then the calling thread
+// adds the carries of rows split between tiles, in tile order
+// (merge_walk_fixup): no atomics, the same bits on every run, and one
+// parallel launch per apply instead of the GPU form's two.
 //
 // A row ending in the tile is summed by a loop over its nonzeros with four
 // independent partial sums (a fixed order, so results stay bitwise
@@ -87,5 +88,33 @@ struct CsrMergeWalkFunctor {
       carries[t * rhs_block + j] = static_cast<widest_t<scalar>>(open.v[j]);
   }
 };
+
+/// The fixup on hosts, by the calling thread once the walk has finished: for
+/// each row left open by a run of tiles t..run_last(t) (all ending in that
+/// row), y_row += alpha * (carries t..run_last(t)), summed in tile order.
+/// One pass over the tiles (a few hundred at most, tuning/select.hpp) costs
+/// far less than a second parallel launch: on the H200's host (16 threads,
+/// 2026-11-24, perf_tests/results/h200-host-openmp/openmp16.json before
+/// this) merge_path's two launches took 10-12 us per call on matrices of
+/// 3e3-3e4 nonzeros where one-launch kernels took 5-7 us.
+template <class YB>
+void merge_walk_fixup(const YB& y, typename YB::scalar alpha, const std::int64_t* tile_row,
+                      const std::int64_t* run_last,
+                      const widest_t<typename YB::scalar>* carries, std::int64_t rows,
+                      std::int64_t tiles) {
+  using scalar = typename YB::scalar;
+  constexpr int N = YB::count_max;
+  for (std::int64_t t = 0; t < tiles;) {
+    const std::int64_t r = tile_row[t + 1];  // the row tile t leaves open
+    const std::int64_t last = r < rows ? run_last[t] : t;
+    if (r < rows) {
+      Sums<scalar, N> total;
+      for (std::int64_t tt = t; tt <= last; ++tt)
+        for (int j = 0; j < N; ++j) total.v[j] += static_cast<scalar>(carries[tt * rhs_block + j]);
+      y.add(r, alpha, total);
+    }
+    t = last + 1;  // the next run's first tile
+  }
+}
 
 }  // namespace kobalt::detail
