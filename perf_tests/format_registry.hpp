@@ -18,6 +18,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace kobalt::bench {
@@ -55,30 +56,20 @@ Mode applied_mode(Mode mode) {
   return transposes(mode) ? Mode::transpose : Mode::none;
 }
 
-/// A Kobalt operator: a handle built once (its setup counts as setup time),
-/// applied on the default instance. `layout` names the format's own
-/// parameters ("t=12"), the handle adds the kernel and launch shapes.
-/// `strategy` unset: the format's default, or with `reproducible` its
-/// fixed-order default (tuning::reproducible_strategy). `mode` other than
-/// N: y = op(A)*x through kobalt::spmv(exec, handle, mode, ...), whose Csr
-/// copy of op(A) (SpmvHandle::op_handle) is built here, so in setup time.
-template <class Matrix, class View>
-Operator<View> wrap(Matrix a, const std::string& layout,
-                    const std::optional<typename tuning::format_strategy<Matrix>::type>& strategy,
-                    bool reproducible, Mode mode = Mode::none) {
-  using exec = typename Matrix::execution_space;
-  using strategy_type = typename tuning::format_strategy<Matrix>::type;
-  Operator<View> op;
-  op.bytes = a.bytes();
-  op.stored = a.stored();
-  const auto handle =
-      reproducible ? make_handle(exec(), a, strategy.value_or(tuning::reproducible_strategy<strategy_type>()),
-                                 kobalt::reproducible)
-                   : make_handle(exec(), a, strategy.value_or(strategy_type{}));
+/// What runs behind a Kobalt handle, into `op`: `layout` (the format's own
+/// parameters, "t=12") and the handle's policy, the rule, whether it adds in
+/// a fixed order, and under `mode` other than N the Csr copy of op(A) that
+/// the handle builds here (SpmvHandle::op_handle), so in setup time.
+template <class Handle, class View>
+void describe_handle(Operator<View>& op, const Handle& handle, const std::string& layout,
+                     Mode mode) {
+  using exec = typename Handle::execution_space;
+  op.bytes = handle.matrix().bytes();
+  op.stored = handle.matrix().stored();
   op.strategy = (layout.empty() ? "" : layout + " ") + handle.summary();
   op.rule = handle.policy().rule;
   op.reproducible = handle.reproducible();
-  const Mode applied = applied_mode<typename Matrix::value_type>(mode);
+  const Mode applied = applied_mode<typename Handle::matrix_type::value_type>(mode);
   if (applied != Mode::none) {
     // What runs is the handle's Csr copy of op(A): its kernel, its bits.
     const auto& op_handle = handle.op_handle(exec(), applied);
@@ -93,18 +84,60 @@ Operator<View> wrap(Matrix a, const std::string& layout,
     return applied == Mode::none ? handle.stages_x_rows(columns, bytes)
                                  : handle.op_handle(exec(), applied).stages_x_rows(columns, bytes);
   };
-  if (mode == Mode::none) {
-    op.apply = [a, handle](const View& x, const View& y) {
-      using scalar = typename View::non_const_value_type;
+}
+
+/// y = op(A)*x through kobalt::spmv with `handle` (an SpmvHandle or an
+/// AutoHandle made for `a`), on the default instance; the mode as given
+/// ("C" and "H" too): the library maps them for real values.
+template <class View, class Handle, class Matrix>
+std::function<void(const View&, const View&)> apply_with(const Handle& handle, const Matrix& a,
+                                                         Mode mode) {
+  using exec = typename Handle::execution_space;
+  using scalar = typename View::non_const_value_type;
+  if (mode == Mode::none)
+    return [a, handle](const View& x, const View& y) {
       kobalt::spmv(exec(), handle, scalar(1), a, x, scalar(0), y);
     };
-  } else {
-    // The mode as given ("C" and "H" too): the library maps them for real values.
-    op.apply = [a, handle, name = mode_name(mode)](const View& x, const View& y) {
-      using scalar = typename View::non_const_value_type;
-      kobalt::spmv(exec(), handle, name, scalar(1), a, x, scalar(0), y);
-    };
-  }
+  return [a, handle, name = mode_name(mode)](const View& x, const View& y) {
+    kobalt::spmv(exec(), handle, name, scalar(1), a, x, scalar(0), y);
+  };
+}
+
+/// A Kobalt operator: a handle built once (its setup counts as setup time),
+/// applied on the default instance. `layout` names the format's own
+/// parameters ("t=12"), the handle adds the kernel and launch shapes.
+/// `strategy` unset: the format's default, or with `reproducible` its
+/// fixed-order default (tuning::reproducible_strategy). `mode` other than
+/// N: y = op(A)*x through kobalt::spmv(exec, handle, mode, ...).
+template <class Matrix, class View>
+Operator<View> wrap(Matrix a, const std::string& layout,
+                    const std::optional<typename tuning::format_strategy<Matrix>::type>& strategy,
+                    bool reproducible, Mode mode = Mode::none) {
+  using exec = typename Matrix::execution_space;
+  using strategy_type = typename tuning::format_strategy<Matrix>::type;
+  Operator<View> op;
+  const auto handle =
+      reproducible ? make_handle(exec(), a, strategy.value_or(tuning::reproducible_strategy<strategy_type>()),
+                                 kobalt::reproducible)
+                   : make_handle(exec(), a, strategy.value_or(strategy_type{}));
+  describe_handle(op, handle, layout, mode);
+  op.apply = apply_with<View>(handle, a, mode);
+  return op;
+}
+
+/// The automatic handle (make_handle with kobalt::automatic) on a Csr: the
+/// analysis, the choice and the conversion count as setup time; the
+/// strategy names the chosen format, the rule says why.
+template <class Csr, class View>
+Operator<View> wrap_automatic(Csr a, const automatic& options, Mode mode) {
+  using exec = typename Csr::execution_space;
+  Operator<View> op;
+  const auto handle = make_handle(exec(), a, options);
+  std::visit([&](const auto& chosen) { describe_handle(op, chosen, "", mode); },
+             handle.handle());
+  op.strategy = std::string(tuning::format_name(handle.choice().format)) + " " + op.strategy;
+  op.rule = "automatic: " + handle.choice().rule + "; " + op.rule;
+  op.apply = apply_with<View>(handle, a, mode);
   return op;
 }
 
@@ -117,7 +150,7 @@ inline bool is_peer(const std::string& name) {
 /// `complex_values`, the peers that take complex values (Kokkos Kernels,
 /// cuSPARSE) only.
 inline std::vector<std::string> default_format_specs([[maybe_unused]] bool complex_values = false) {
-  std::vector<std::string> specs = {"csr",         "csr:basic",        "csr:classical",
+  std::vector<std::string> specs = {"auto",        "csr",         "csr:basic",        "csr:classical",
                                     "csr:load_balance", "csr:merge_path", "coo",
                                     "coo:load_balance",
                                     "ell",         "ell:column_groups", "sellp",
@@ -225,6 +258,18 @@ Operator<View> prepare(const FormatSpec& given, const Csr<Value, Index, Device>&
           "' is not built (known: automatic, basic, classical, load_balance, merge_path)");
     auto a = to_csr(csr, convert_options{max_bytes});
     return wrap<decltype(a), View>(a, "", strategy, reproducible, mode);
+  }
+  if (spec.name == "auto") {
+    spec.only({"applies"});
+    if (!spec.word.empty()) throw std::invalid_argument("auto takes applies=N only");
+    if (reproducible)
+      throw std::invalid_argument("auto does not take reproducible=1 (it may choose a format "
+                                  "that adds with atomics)");
+    automatic options;
+    options.expected_applies =
+        spec.whole("applies", options.expected_applies, 1, std::numeric_limits<std::int64_t>::max());
+    return wrap_automatic<Csr<Value, Index, Device>, View>(to_csr(csr, convert_options{max_bytes}),
+                                                           options, mode);
   }
   if (spec.name == "coo") {
     spec.only({});

@@ -37,6 +37,9 @@ INPUT
 OPTIONS
   --format SPEC   a format or peer to run; repeat for several (default: every
                   Kobalt format and every peer that is built):
+                  auto[:applies=N]            the automatic handle (make_handle
+                         with kobalt::automatic{N}, default N = 1000): the
+                         format it chose and why in the strategy and rule
                   csr[:automatic|basic|classical|load_balance|merge_path]
                   coo[:segmented|load_balance]
                   ell[:automatic|rows|column_groups,width=W,stride=S]

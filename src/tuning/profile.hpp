@@ -50,6 +50,13 @@ struct DeviceProfile {
   std::int64_t csrk_super_row_size = 96;       ///< SRS when csrk_model is "none"
   std::int64_t csrk_super_super_row_size = 8;  ///< SSRS when csrk_model is "none"
   int x_rows_min_rhs = 0;           ///< GPUs: rank-2 applies with at least this many right-hand sides may gather x from a row-major copy (tuning/x_rows.hpp); 0 = never
+  std::int64_t auto_min_convert_nnz = 0;  ///< kobalt::automatic: the fewest nonzeros at which the handle may convert from Csr (tuning/choose.hpp); 0 = never, stay in Csr
+  /// kobalt::automatic: irregular matrices convert to Hybrid from this many
+  /// nonzeros (fewer stay in Csr). H200, b5ed826 suite (results/h200/h200.json):
+  /// from 1e6 nonzeros Hybrid ran R-MAT, Zipf, circuit and arrow within 1.04x
+  /// of the best Kobalt format (CSR 1.11, 1.00, 1.69, 1.32x); below it Hybrid
+  /// ran the irregular shared matrices at 1.04-1.52x of the best, CSR at 1.00-1.39x.
+  std::int64_t auto_hybrid_min_nnz = 1000000;
 
   /// Where the constants came from ("built-in: NVIDIA H200", "built-in
   /// default for GPUs: device 'X' is not in the table", "file: p.json").
@@ -99,6 +106,11 @@ inline void kind_defaults(DeviceProfile& p) {
     // The row-major copy of x (tuning/x_rows.hpp) was measured at K = 8
     // only (H200, 2026-11-24, perf_tests/results/h200/x_rows.txt).
     p.x_rows_min_rhs = 8;
+    // kobalt::automatic converts from 1e5 nonzeros: below, every format ran
+    // at the launch floor on the H200 (b5ed826 suite, h200.json: CSR within
+    // 1.07x of the best Kobalt format on 15 of the 16 matrices < 1e5, 1.16x
+    // on the last).
+    p.auto_min_convert_nnz = 100000;
   } else {
     p.team_threads = 1;
     // A first-cut chunk so an OpenMP team amortises its scheduling; not yet
@@ -119,6 +131,14 @@ inline void kind_defaults(DeviceProfile& p) {
     // league entry keeps host teams coarse. Not measured.
     p.csrk_super_super_row_size = 8;
     p.x_rows_min_rhs = 0;  // hosts gather x as given (the copy is compiled for GPUs only)
+    // kobalt::automatic stays in Csr on hosts: at 16 threads of the H200's
+    // host (c7bb406, h200-host-openmp/openmp16.json and _repeat.json) CSR
+    // (merge path) was the best Kobalt format or within 1.10x of it on 25
+    // and 32 of 39 matrices, within 1.5x on all 39 in the repeat; the worst
+    // of the first run (laplacian7pt_100 2.5x, Groebner 1.62x) ran CSR half
+    // as fast as the repeat did (the host's spread), so no conversion is
+    // known to pay there.
+    p.auto_min_convert_nnz = 0;
   }
 }
 
@@ -149,7 +169,8 @@ inline std::string trim(const std::string& s) {
 /// Applies a JSON profile file on top of `p`: one flat object of
 /// "key": value pairs, keys named as DeviceProfile's tuning fields
 /// (team_threads, rows_per_team, entries_per_thread, warps_per_cu, oversubscription, merge_path_items, csrk_k, csrk_model,
-/// csrk_super_row_size, csrk_super_super_row_size, x_rows_min_rhs, bandwidth_gbs) plus an
+/// csrk_super_row_size, csrk_super_super_row_size, x_rows_min_rhs, auto_min_convert_nnz,
+/// auto_hybrid_min_nnz, bandwidth_gbs) plus an
 /// optional "name" that must occur in the device's name. Throws io_error
 /// naming file and line for anything else (unknown key, bad value, a profile
 /// for another device).
@@ -237,6 +258,10 @@ inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
       p.csrk_model = value;
     } else if (key == "x_rows_min_rhs") {
       p.x_rows_min_rhs = static_cast<int>(whole(0, int_max));
+    } else if (key == "auto_min_convert_nnz") {
+      p.auto_min_convert_nnz = whole(0, count_max);
+    } else if (key == "auto_hybrid_min_nnz") {
+      p.auto_hybrid_min_nnz = whole(0, count_max);
     } else if (key == "csrk_super_row_size") {
       p.csrk_super_row_size = whole(1, count_max);
     } else if (key == "csrk_super_super_row_size") {

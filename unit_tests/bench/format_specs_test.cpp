@@ -52,6 +52,21 @@ TEST(FormatSpecs, ReproducibleIsAFlagOfEveryKobaltFormat) {
                std::invalid_argument);
 }
 
+// auto: the automatic handle, its choice in the strategy and rule; applies=N
+// (N >= 1) is its only key.
+TEST(FormatSpecs, AutoNamesItsChoice) {
+  const auto a = identity2();
+  for (const char* text : {"auto", "auto:applies=1", "auto:applies=1000000"}) {
+    const auto op = bench::prepare<view>(FormatSpec::parse(text), a);
+    EXPECT_EQ(op.strategy.rfind("csr ", 0), 0u) << text << ": " << op.strategy;  // 2 nonzeros
+    EXPECT_EQ(op.rule.rfind("automatic: csr: ", 0), 0u) << text << ": " << op.rule;
+  }
+  for (const char* bad : {"auto:applies=0", "auto:width=3", "auto:ell", "auto:reproducible=1"})
+    EXPECT_THROW((bench::check_format_specs<view, double, std::int32_t>({bad}, 1)),
+                 std::invalid_argument)
+        << bad;
+}
+
 TEST(FormatSpecs, TheSpecCheckNeverAllocatesGigabytes) {
   const auto a = identity2();
   // On the identity, the cap refuses the 7 GB SELL-P before allocating ...

@@ -82,6 +82,7 @@ TEST(BuiltinProfile, HostGetsTheHostDefaults) {
   EXPECT_EQ(p.csrk_super_row_size, 96);
   EXPECT_EQ(p.csrk_super_super_row_size, 8);
   EXPECT_EQ(p.x_rows_min_rhs, 0);  // hosts never copy x (kernels/x_rows.hpp)
+  EXPECT_EQ(p.auto_min_convert_nnz, 0);  // kobalt::automatic stays in Csr on hosts
   EXPECT_EQ(p.bandwidth_gbs, 0.0);
   EXPECT_EQ(p.source, "built-in default for host backends: device 'Test CPU 9000' is not in "
                       "the table");
@@ -159,10 +160,14 @@ TEST(ProfileFile, EveryKeyIsApplied) {
       "  \"csrk_model\": \"volta\",\n"
       "  \"csrk_super_row_size\": 48,\n"
       "  \"csrk_super_super_row_size\": 6,\n"
-      "  \"x_rows_min_rhs\": 16\n"
+      "  \"x_rows_min_rhs\": 16,\n"
+      "  \"auto_min_convert_nnz\": 5000,\n"
+      "  \"auto_hybrid_min_nnz\": 200000\n"
       "}\n");
   DeviceProfile p = tuning::builtin_profile(gpu_info("NVIDIA H200"));
   EXPECT_EQ(p.x_rows_min_rhs, 8);  // the GPU default, measured at K = 8
+  EXPECT_EQ(p.auto_min_convert_nnz, 100000);
+  EXPECT_EQ(p.auto_hybrid_min_nnz, 1000000);
   tuning::apply_profile_file(p, f.path());
   EXPECT_EQ(p.bandwidth_gbs, 4100.5);
   EXPECT_EQ(p.team_threads, 256);
@@ -173,6 +178,8 @@ TEST(ProfileFile, EveryKeyIsApplied) {
   EXPECT_EQ(p.csrk_super_row_size, 48);
   EXPECT_EQ(p.csrk_super_super_row_size, 6);
   EXPECT_EQ(p.x_rows_min_rhs, 16);
+  EXPECT_EQ(p.auto_min_convert_nnz, 5000);
+  EXPECT_EQ(p.auto_hybrid_min_nnz, 200000);
   EXPECT_EQ(p.source, "file: " + f.path());
   // Hardware facts are not the file's to change.
   EXPECT_EQ(p.name, "NVIDIA H200");
@@ -233,6 +240,8 @@ TEST(ProfileFile, ErrorsNameTheLine) {
                        "profile of another device", h200);
   expect_profile_error("{\n  \"name\": 200\n}\n", 2, "unquoted name", h200);
   expect_profile_error("\n\"team_threads\": 64\n", 1, "no object", h200);
+  expect_profile_error("{\n  \"auto_min_convert_nnz\": -1\n}\n", 2, "negative threshold", h200);
+  expect_profile_error("{\n\n  \"auto_hybrid_min_nnz\": 1e6x\n}\n", 3, "bad threshold", h200);
 }
 
 TEST(ProfileFile, MissingFileThrowsWithLineZero) {

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The automatic handle (issue 16): make_handle(exec, csr, kobalt::automatic{n})
+// analyses the matrix once on the device (tuning::analyze), chooses the
+// format from the statistics, the device profile and the expected number of
+// applies (tuning/choose.hpp), converts once and keeps an SpmvHandle of the
+// chosen format; spmv(exec, handle, alpha, csr, x, beta, y) applies it.
+#pragma once
+
+#include "../formats/convert_ell.hpp"
+#include "../formats/convert_hybrid.hpp"
+#include "../tuning/choose.hpp"
+#include "handle.hpp"
+#include "spmv.hpp"
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+namespace kobalt {
+
+/// Asks make_handle for the automatic choice of format and strategy.
+/// expected_applies: how many applies the handle will see; a conversion is
+/// made only where it pays off within them (default 1000, the hint
+/// kobalt-bench gives MKL's inspector-executor).
+struct automatic {
+  std::int64_t expected_applies = 1000;
+};
+
+/// A handle that chose its format: a Csr kept as it is, or converted once
+/// to Ell or Hybrid, each applied through its own SpmvHandle. Sharing and
+/// ordering of applies are those of the chosen handle (SpmvHandle).
+template <class CsrMatrix, class ExecutionSpace = typename CsrMatrix::execution_space>
+class AutoHandle {
+ public:
+  using matrix_type = CsrMatrix;  ///< what the caller gives to spmv
+  using execution_space = ExecutionSpace;
+  using value_type = typename CsrMatrix::value_type;
+  using index_type = typename CsrMatrix::index_type;
+  using device_type = typename CsrMatrix::device_type;
+  using ell_type = Ell<value_type, index_type, device_type>;
+  using hybrid_type = Hybrid<value_type, index_type, device_type>;
+  /// The chosen format's handle.
+  using handle_type = std::variant<SpmvHandle<CsrMatrix, ExecutionSpace>,
+                                   SpmvHandle<ell_type, ExecutionSpace>,
+                                   SpmvHandle<hybrid_type, ExecutionSpace>>;
+
+  /// Analyses `a` on `exec`, chooses (tuning::choose_format with the cached
+  /// device profile) and converts.
+  AutoHandle(const ExecutionSpace& exec, const CsrMatrix& a, const automatic& options = {})
+      : AutoHandle(exec, a, options, tuning::cached_profile_of(exec)) {}
+
+  /// Same with an explicit device profile.
+  AutoHandle(const ExecutionSpace& exec, const CsrMatrix& a, const automatic& options,
+             const tuning::DeviceProfile& profile)
+      : matrix_(a),
+        stats_(tuning::analyze(exec, a)),
+        choice_(tuning::choose_format(stats_, profile, checked(options).expected_applies)),
+        handle_(build(exec, a, profile)) {}
+
+  /// The Csr the handle was made for (shared, not copied).
+  const CsrMatrix& matrix() const { return matrix_; }
+  /// The format chosen and the rule that fired.
+  const tuning::FormatChoice& choice() const { return choice_; }
+  /// The statistics the choice read.
+  const tuning::MatrixStats& stats() const { return stats_; }
+  /// The chosen format's handle, for std::visit.
+  const handle_type& handle() const { return handle_; }
+
+  /// Device bytes of the converted copy (0 when the Csr is applied as it is).
+  std::uint64_t converted_bytes() const {
+    return std::visit(
+        [](const auto& h) -> std::uint64_t {
+          using held = typename std::decay_t<decltype(h)>::matrix_type;
+          return std::is_same_v<held, CsrMatrix> ? 0 : h.matrix().bytes();
+        },
+        handle_);
+  }
+  /// True when every apply adds in a fixed order (SpmvHandle::reproducible).
+  bool reproducible() const {
+    return std::visit([](const auto& h) { return h.reproducible(); }, handle_);
+  }
+  /// One line for tables: the format, then its handle's summary.
+  std::string summary() const {
+    return std::string(tuning::format_name(choice_.format)) + " " +
+           std::visit([](const auto& h) { return h.summary(); }, handle_);
+  }
+  /// What was chosen and why, then the chosen handle's describe().
+  std::string describe() const {
+    return "automatic: " + choice_.rule + "; " +
+           std::visit([](const auto& h) { return h.describe(); }, handle_);
+  }
+
+ private:
+  static const automatic& checked(const automatic& options) {
+    if (options.expected_applies < 1)
+      throw invalid_parameter("kobalt::automatic: expected_applies = " +
+                              std::to_string(options.expected_applies) + " must be >= 1");
+    return options;
+  }
+
+  handle_type build(const ExecutionSpace& exec, const CsrMatrix& a,
+                    const tuning::DeviceProfile& profile) const {
+    switch (choice_.format) {
+      case tuning::auto_format::ell: {
+        const ell_type e = to_ell(exec, a, ell_params{});
+        // The row statistics are the Csr's: ELL stores the same rows.
+        return SpmvHandle<ell_type, ExecutionSpace>(exec, e, {}, profile, stats_);
+      }
+      case tuning::auto_format::hybrid: {
+        const hybrid_type h = to_hybrid(
+            exec, a,
+            tuning::select<value_type, index_type>(stats_, profile, hybrid::automatic{}));
+        return SpmvHandle<hybrid_type, ExecutionSpace>(exec, h, {}, profile);
+      }
+      default:
+        return SpmvHandle<CsrMatrix, ExecutionSpace>(exec, a, csr::automatic{}, profile,
+                                                     stats_);
+    }
+  }
+
+  CsrMatrix matrix_;
+  tuning::MatrixStats stats_;
+  tuning::FormatChoice choice_;
+  handle_type handle_;
+};
+
+/// make_handle(exec, csr, kobalt::automatic{n}): the automatic handle.
+template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
+AutoHandle<Csr<Value, Index, Device, Offset>, ExecutionSpace> make_handle(
+    const ExecutionSpace& exec, const Csr<Value, Index, Device, Offset>& a,
+    const automatic& options) {
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "kobalt::make_handle: the first argument must be an execution space instance");
+  return AutoHandle<Csr<Value, Index, Device, Offset>, ExecutionSpace>(exec, a, options);
+}
+
+/// y = alpha*A*x + beta*y with an automatic handle: `a` must be the Csr it
+/// was made for; the chosen format's handle applies (see spmv with a
+/// SpmvHandle for x, y and the errors).
+template <class ExecutionSpace, class CsrMatrix, class HandleSpace, class XView, class YView>
+void spmv(const ExecutionSpace& exec, const AutoHandle<CsrMatrix, HandleSpace>& handle,
+          typename YView::const_value_type alpha, const CsrMatrix& a, const XView& x,
+          typename YView::const_value_type beta, const YView& y) {
+  detail::check_handle_matrix(handle.matrix(), a);
+  std::visit([&](const auto& h) { spmv(exec, h, alpha, h.matrix(), x, beta, y); },
+             handle.handle());
+}
+
+/// y = alpha*op(A)*x + beta*y with an automatic handle and a mode ("N",
+/// "T", "C", "H"): the chosen handle's op(A) (SpmvHandle::op_handle).
+template <class ExecutionSpace, class CsrMatrix, class HandleSpace, class XView, class YView>
+void spmv(const ExecutionSpace& exec, const AutoHandle<CsrMatrix, HandleSpace>& handle,
+          const char mode[], typename YView::const_value_type alpha, const CsrMatrix& a,
+          const XView& x, typename YView::const_value_type beta, const YView& y) {
+  detail::check_handle_matrix(handle.matrix(), a);
+  std::visit([&](const auto& h) { spmv(exec, h, mode, alpha, h.matrix(), x, beta, y); },
+             handle.handle());
+}
+
+}  // namespace kobalt

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The format kobalt::automatic converts a Csr to (issue 16): read off the
+// row statistics (tuning::analyze), the device profile and how many applies
+// the caller expects, so that a conversion is made only where it pays off
+// (000 §5.3: conversions cost up to 280 SpMVs there).
+//
+// The rules, in order:
+//  1. Hosts (profile.auto_min_convert_nnz = 0) and matrices under
+//     auto_min_convert_nnz nonzeros stay in Csr: CSR is at or near the best
+//     there (measurements beside the profile's constant, tuning/profile.hpp).
+//  2. The regular/irregular split of 002 §5.3 (row-length variance <= 10,
+//     MatrixStats::regular): regular matrices take ELL, irregular ones from
+//     profile.auto_hybrid_min_nnz nonzeros take Hybrid, other irregular ones stay in
+//     Csr (csr::automatic: 003 Alg. 3 picks its kernel). The thresholds
+//     are the profile's (auto_min_convert_nnz, auto_hybrid_min_nnz), with
+//     their measurements in tuning/profile.hpp.
+//  3. A conversion is made only when expected_applies * (1 - 1/speedup)
+//     CSR SpMVs saved exceed its setup in CSR SpMVs: the speedup and setup
+//     constants below, measured on the H200.
+#pragma once
+
+#include "profile.hpp"
+#include "stats.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+namespace kobalt::tuning {
+
+/// The formats kobalt::automatic converts to.
+enum class auto_format { csr, ell, hybrid };
+
+/// The format's name as kobalt-bench spells it.
+inline const char* format_name(auto_format f) {
+  switch (f) {
+    case auto_format::ell: return "ell";
+    case auto_format::hybrid: return "hybrid";
+    default: return "csr";
+  }
+}
+
+/// CSR time over the chosen format's, geometric means on the H200 (b5ed826
+/// suite, h200.json): ELL over the 10 regular matrices >= 1e5 nonzeros
+/// (lap3d, stencil27, fem, uniform, tall, wide, delaunay_n16, landmark,
+/// laplacian7pt_100, luxembourg_osm: 1.01-2.06x) and Hybrid over the four
+/// irregular generators >= 1e6 (0.96-1.69x).
+inline constexpr double auto_ell_speedup = 1.47;
+inline constexpr double auto_hybrid_speedup = 1.24;
+
+/// Conversion (setup) time in CSR SpMVs of the same matrix, H200, landmark
+/// (1.15e6 nonzeros) in a fresh process (issue14_closeout_eaf645a.txt): ELL
+/// 22.5, Hybrid 34.0. The generators >= 1e6 took fewer (h200.json).
+inline constexpr double auto_ell_setup_spmvs = 22.5;
+inline constexpr double auto_hybrid_setup_spmvs = 34.0;
+
+/// Applies after which a conversion with this speedup and setup pays off:
+/// setup / (1 - 1/speedup), in whole applies, rounded up.
+inline std::int64_t break_even_applies(double speedup, double setup_spmvs) {
+  return static_cast<std::int64_t>(std::ceil(setup_spmvs / (1.0 - 1.0 / speedup)));
+}
+
+/// What kobalt::automatic chose and why.
+struct FormatChoice {
+  auto_format format = auto_format::csr;
+  std::string rule;  ///< the rule that fired, with the statistics it read
+};
+
+/// The format for a matrix with statistics `stats` on the device of
+/// `profile`, applied about `expected_applies` times.
+inline FormatChoice choose_format(const MatrixStats& stats, const DeviceProfile& profile,
+                                  std::int64_t expected_applies) {
+  std::ostringstream why;
+  const auto stay = [&](const std::string& reason) {
+    return FormatChoice{auto_format::csr, "csr: " + reason};
+  };
+  if (profile.auto_min_convert_nnz <= 0)
+    return stay("the device profile converts nothing (auto_min_convert_nnz = 0: on hosts CSR "
+                "was at or near the best format)");
+  if (stats.nnz < profile.auto_min_convert_nnz)
+    return stay(std::to_string(stats.nnz) + " nonzeros < auto_min_convert_nnz = " +
+                std::to_string(profile.auto_min_convert_nnz) +
+                " (every format runs at the launch floor)");
+  why << "row-length variance " << stats.variance_row_nnz;
+  auto_format f;
+  std::int64_t needed = 0;
+  if (stats.regular()) {
+    f = auto_format::ell;
+    why << " <= " << regular_variance_limit << ": regular (002 §5.3), ELL";
+    needed = break_even_applies(auto_ell_speedup, auto_ell_setup_spmvs);
+  } else if (stats.nnz >= profile.auto_hybrid_min_nnz) {
+    f = auto_format::hybrid;
+    why << " > " << regular_variance_limit << ": irregular (002 §5.3) with " << stats.nnz
+        << " >= auto_hybrid_min_nnz = " << profile.auto_hybrid_min_nnz << ", Hybrid";
+    needed = break_even_applies(auto_hybrid_speedup, auto_hybrid_setup_spmvs);
+  } else {
+    why << " > " << regular_variance_limit << ": irregular (002 §5.3) with " << stats.nnz
+        << " < auto_hybrid_min_nnz = " << profile.auto_hybrid_min_nnz
+        << ", CSR automatic (003 Alg. 3)";
+    return {auto_format::csr, "csr: " + why.str()};
+  }
+  if (expected_applies < needed) {
+    why << " would pay off after " << needed << " applies, " << expected_applies
+        << " expected: stays in CSR";
+    return {auto_format::csr, "csr: " + why.str()};
+  }
+  why << " (pays off after " << needed << " applies, " << expected_applies << " expected)";
+  return {f, std::string(format_name(f)) + ": " + why.str()};
+}
+
+}  // namespace kobalt::tuning

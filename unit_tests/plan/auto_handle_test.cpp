@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// make_handle(exec, csr, kobalt::automatic{n}) (plan/auto_handle.hpp): on
+// every edge and shared matrix, each format it can choose (forced through
+// the profile's auto_min_convert_nnz and the expected applies) matches the
+// reference through the automatic handle's spmv, says what it chose, and
+// refuses a handle made for another matrix.
+#include "fixtures/edge_matrices.hpp"
+#include "fixtures/profiles.hpp"
+#include "fixtures/shared_matrices.hpp"
+#include "fixtures/spmv_check.hpp"
+#include "fixtures/types.hpp"
+
+#include <kobalt/kobalt.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace kobalt::test {
+namespace {
+
+using exec_type = Kokkos::DefaultExecutionSpace;
+
+/// The device's own profile, converting from one nonzero on and taking
+/// Hybrid for every irregular matrix (hosts convert nothing by default:
+/// this reaches the ELL and Hybrid paths there too).
+tuning::DeviceProfile converting_profile() {
+  tuning::DeviceProfile p = tuning::profile_of(exec_type());
+  p.auto_min_convert_nnz = 1;
+  p.auto_hybrid_min_nnz = 1;
+  return p;
+}
+
+/// Every case of cases_for<Value>() through the automatic handle's spmv.
+template <class Csr, class Value, class Index>
+void expect_auto_matches_reference(const AutoHandle<Csr, exec_type>& h, const Csr& a,
+                                   const Triplets<Value, Index>& t, const std::string& what) {
+  const exec_type exec;
+  for (const auto& c : cases_for<Value>())
+    expect_apply_case<Value, typename Csr::device_type>(
+        t, c, what + " (" + h.summary() + ")",
+        [&](Value alpha, const auto& x, Value beta, const auto& y) {
+          kobalt::spmv(exec, h, alpha, a, x, beta, y);
+        });
+}
+
+/// The format the handle must hold for `choice`, and the answers to check.
+template <class Csr, class Value, class Index>
+void expect_every_choice(const Csr& a, const Triplets<Value, Index>& t, const std::string& what) {
+  const exec_type exec;
+  const auto p = converting_profile();
+  // 1 expected apply never pays a conversion; 1e9 always does where a
+  // rule picks a format.
+  for (const std::int64_t applies : {std::int64_t{1}, std::int64_t{1000000000}}) {
+    const AutoHandle<Csr, exec_type> h(exec, a, automatic{applies}, p);
+    const std::string name = what + " applies=" + std::to_string(applies);
+    const auto expected = tuning::choose_format(h.stats(), p, applies);
+    EXPECT_EQ(h.choice().format, expected.format) << name;
+    EXPECT_EQ(h.handle().index(), static_cast<std::size_t>(expected.format)) << name;
+    if (applies == 1 || a.nnz() == 0) {
+      EXPECT_EQ(h.choice().format, tuning::auto_format::csr) << name;
+    }
+    EXPECT_EQ(h.describe().rfind("automatic: " + expected.rule, 0), 0u) << h.describe();
+    EXPECT_EQ(h.converted_bytes() == 0, h.choice().format == tuning::auto_format::csr) << name;
+    expect_auto_matches_reference(h, a, t, name);
+  }
+}
+
+template <class T>
+class AutoHandleTest : public ::testing::Test {};
+TYPED_TEST_SUITE(AutoHandleTest, ValueIndexTypes, TypeNames);
+
+TYPED_TEST(AutoHandleTest, EveryEdgeMatrix) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  for (const auto& m : edge_matrices<V, I>()) {
+    Triplets<V, I> t = m.matrix;
+    t.assemble();
+    expect_every_choice(make_csr(t), t, m.name);
+  }
+}
+
+// A regular and an irregular matrix reach ELL and Hybrid.
+TEST(AutoHandle, RegularTakesEllAndIrregularHybrid) {
+  const exec_type exec;
+  const auto p = converting_profile();
+  Triplets<double, int> band, hub;
+  band.rows = band.cols = hub.rows = hub.cols = 2000;
+  for (int i = 0; i < 2000; ++i)
+    for (int d = -1; d <= 1; ++d)
+      if (i + d >= 0 && i + d < 2000) band.push_back(i, i + d, 1.0 + d);
+  for (int i = 0; i < 2000; ++i) hub.push_back(i, i, 2.0);
+  for (int j = 0; j < 2000; ++j) hub.push_back(7, j, 0.5);  // one row of 2000
+  band.assemble();
+  hub.assemble();
+  const auto b = make_csr(band);
+  const auto h = make_csr(hub);
+  const AutoHandle<std::decay_t<decltype(b)>, exec_type> hb(exec, b, automatic{1000000}, p);
+  EXPECT_EQ(hb.choice().format, tuning::auto_format::ell) << hb.describe();
+  expect_auto_matches_reference(hb, b, band, "band");
+  const AutoHandle<std::decay_t<decltype(h)>, exec_type> hh(exec, h, automatic{1000000}, p);
+  EXPECT_EQ(hh.choice().format, tuning::auto_format::hybrid) << hh.describe();
+  EXPECT_NE(hh.describe().find("irregular"), std::string::npos) << hh.describe();
+  expect_auto_matches_reference(hh, h, hub, "hub");
+  // With the built-in threshold (1e6 nonzeros) the hub's 4e3 stay in Csr.
+  tuning::DeviceProfile q = p;
+  q.auto_hybrid_min_nnz = tuning::DeviceProfile{}.auto_hybrid_min_nnz;
+  const AutoHandle<std::decay_t<decltype(h)>, exec_type> hc(exec, h, automatic{1000000}, q);
+  EXPECT_EQ(hc.choice().format, tuning::auto_format::csr) << hc.describe();
+}
+
+TEST(AutoHandle, MakeHandleAndErrors) {
+  const exec_type exec;
+  Triplets<double, int> t;
+  t.rows = t.cols = 3;
+  t.push_back(0, 0, 1.0);
+  t.push_back(2, 1, 2.0);
+  t.assemble();
+  const auto a = make_csr(t);
+  const auto h = make_handle(exec, a, automatic{});
+  static_assert(std::is_same_v<std::decay_t<decltype(h)>, AutoHandle<std::decay_t<decltype(a)>, exec_type>>);
+  EXPECT_EQ(h.choice().format, tuning::auto_format::csr);  // 2 nonzeros
+  const auto other = make_csr(t);
+  Kokkos::View<double*> x("x", 3), y("y", 3);
+  EXPECT_THROW(spmv(exec, h, 1.0, other, x, 0.0, y), invalid_parameter);
+  EXPECT_THROW(make_handle(exec, a, automatic{0}), invalid_parameter);
+  // A mode goes to the chosen handle's op(A).
+  EXPECT_NO_THROW(spmv(exec, h, "T", 1.0, a, x, 0.0, y));
+}
+
+using AutoHandleShared = NeedsSharedMatrices<>;
+
+TEST_F(AutoHandleShared, EverySharedMatrix) {
+  for (const std::string& name : shared_matrix_names()) {
+    const auto& t = shared_matrix<double, std::int32_t>(name);
+    expect_every_choice(make_csr(t), t, name);
+    const auto& f = shared_matrix<float, std::int64_t>(name);
+    expect_every_choice(make_csr(f), f, name + " float/int64");
+  }
+}
+
+}  // namespace
+}  // namespace kobalt::test
