@@ -15,8 +15,9 @@
 //     are the profile's (auto_min_convert_nnz, auto_hybrid_min_nnz), with
 //     their measurements in tuning/profile.hpp.
 //  3. A conversion is made only when expected_applies * (1 - 1/speedup)
-//     CSR SpMVs saved exceed its setup in CSR SpMVs: the speedup and setup
-//     constants below, measured on the H200.
+//     CSR SpMVs saved exceed its setup in CSR SpMVs: the profile's
+//     auto_ell_speedup, auto_hybrid_speedup, auto_ell_setup_spmvs and
+//     auto_hybrid_setup_spmvs (measured on the H200; kobalt-tune refits them).
 #pragma once
 
 #include "profile.hpp"
@@ -24,6 +25,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -41,24 +43,13 @@ inline const char* format_name(auto_format f) {
   }
 }
 
-/// CSR time over the chosen format's, geometric means on the H200 (b5ed826
-/// suite, h200.json): ELL over the 10 regular matrices >= 1e5 nonzeros
-/// (lap3d, stencil27, fem, uniform, tall, wide, delaunay_n16, landmark,
-/// laplacian7pt_100, luxembourg_osm: 1.01-2.06x) and Hybrid over the four
-/// irregular generators >= 1e6 (0.96-1.69x).
-inline constexpr double auto_ell_speedup = 1.47;
-inline constexpr double auto_hybrid_speedup = 1.24;
-
-/// Conversion (setup) time in CSR SpMVs of the same matrix, H200, landmark
-/// (1.15e6 nonzeros) in a fresh process (issue14_closeout_eaf645a.txt): ELL
-/// 22.5, Hybrid 34.0. The generators >= 1e6 took fewer (h200.json).
-inline constexpr double auto_ell_setup_spmvs = 22.5;
-inline constexpr double auto_hybrid_setup_spmvs = 34.0;
-
 /// Applies after which a conversion with this speedup and setup pays off:
-/// setup / (1 - 1/speedup), in whole applies, rounded up.
+/// setup / (1 - 1/speedup), in whole applies, rounded up; a format no
+/// faster than CSR (speedup <= 1) never pays off.
 inline std::int64_t break_even_applies(double speedup, double setup_spmvs) {
-  return static_cast<std::int64_t>(std::ceil(setup_spmvs / (1.0 - 1.0 / speedup)));
+  if (!(speedup > 1.0)) return std::numeric_limits<std::int64_t>::max();
+  const double n = std::ceil(setup_spmvs / (1.0 - 1.0 / speedup));
+  return n >= 9e18 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(n);
 }
 
 /// What kobalt::automatic chose and why.
@@ -88,12 +79,12 @@ inline FormatChoice choose_format(const MatrixStats& stats, const DeviceProfile&
   if (stats.regular()) {
     f = auto_format::ell;
     why << " <= " << regular_variance_limit << ": regular (002 §5.3), ELL";
-    needed = break_even_applies(auto_ell_speedup, auto_ell_setup_spmvs);
+    needed = break_even_applies(profile.auto_ell_speedup, profile.auto_ell_setup_spmvs);
   } else if (stats.nnz >= profile.auto_hybrid_min_nnz) {
     f = auto_format::hybrid;
     why << " > " << regular_variance_limit << ": irregular (002 §5.3) with " << stats.nnz
         << " >= auto_hybrid_min_nnz = " << profile.auto_hybrid_min_nnz << ", Hybrid";
-    needed = break_even_applies(auto_hybrid_speedup, auto_hybrid_setup_spmvs);
+    needed = break_even_applies(profile.auto_hybrid_speedup, profile.auto_hybrid_setup_spmvs);
   } else {
     why << " > " << regular_variance_limit << ": irregular (002 §5.3) with " << stats.nnz
         << " < auto_hybrid_min_nnz = " << profile.auto_hybrid_min_nnz

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -57,6 +58,17 @@ struct DeviceProfile {
   /// of the best Kobalt format (CSR 1.11, 1.00, 1.69, 1.32x); below it Hybrid
   /// ran the irregular shared matrices at 1.04-1.52x of the best, CSR at 1.00-1.39x.
   std::int64_t auto_hybrid_min_nnz = 1000000;
+  /// kobalt::automatic: CSR time over ELL's on the regular matrices and over
+  /// Hybrid's on the irregular ones it converts, and their setup in CSR
+  /// SpMVs; a conversion must pay off within the expected applies
+  /// (tuning/choose.hpp). H200: geometric means of the b5ed826 suite (ELL on
+  /// the 10 regular matrices >= 1e5 nonzeros 1.01-2.06x, Hybrid on the four
+  /// irregular generators >= 1e6 0.96-1.69x); setup on landmark (1.15e6
+  /// nonzeros) in a fresh process (results/h200/issue14_closeout_eaf645a.txt).
+  double auto_ell_speedup = 1.47;
+  double auto_hybrid_speedup = 1.24;
+  double auto_ell_setup_spmvs = 22.5;
+  double auto_hybrid_setup_spmvs = 34.0;
 
   /// Where the constants came from ("built-in: NVIDIA H200", "built-in
   /// default for GPUs: device 'X' is not in the table", "file: p.json").
@@ -170,7 +182,8 @@ inline std::string trim(const std::string& s) {
 /// "key": value pairs, keys named as DeviceProfile's tuning fields
 /// (team_threads, rows_per_team, entries_per_thread, warps_per_cu, oversubscription, merge_path_items, csrk_k, csrk_model,
 /// csrk_super_row_size, csrk_super_super_row_size, x_rows_min_rhs, auto_min_convert_nnz,
-/// auto_hybrid_min_nnz, bandwidth_gbs) plus an
+/// auto_hybrid_min_nnz, auto_ell_speedup, auto_hybrid_speedup, auto_ell_setup_spmvs,
+/// auto_hybrid_setup_spmvs, bandwidth_gbs) plus an
 /// optional "name" that must occur in the device's name. Throws io_error
 /// naming file and line for anything else (unknown key, bad value, a profile
 /// for another device).
@@ -262,6 +275,14 @@ inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
       p.auto_min_convert_nnz = whole(0, count_max);
     } else if (key == "auto_hybrid_min_nnz") {
       p.auto_hybrid_min_nnz = whole(0, count_max);
+    } else if (key == "auto_ell_speedup") {
+      p.auto_ell_speedup = number();
+    } else if (key == "auto_hybrid_speedup") {
+      p.auto_hybrid_speedup = number();
+    } else if (key == "auto_ell_setup_spmvs") {
+      p.auto_ell_setup_spmvs = number();
+    } else if (key == "auto_hybrid_setup_spmvs") {
+      p.auto_hybrid_setup_spmvs = number();
     } else if (key == "csrk_super_row_size") {
       p.csrk_super_row_size = whole(1, count_max);
     } else if (key == "csrk_super_super_row_size") {
@@ -272,6 +293,44 @@ inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
     pos = next;
   }
   p.source = "file: " + path;
+}
+
+/// Writes `p`'s tuning constants as the flat JSON object apply_profile_file
+/// reads (every key it knows, "name" = the device's name), atomically: into
+/// path + ".tmp", then renamed over `path`, so an interrupted run leaves the
+/// old file or none. Throws io_error when the file cannot be written.
+inline void write_profile_file(const DeviceProfile& p, const std::string& path) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    if (!out) throw io_error(tmp, 0, "cannot write the device profile");
+    out.precision(17);
+    out << "{\n  \"name\": \"" << p.name << "\",\n"
+        << "  \"bandwidth_gbs\": " << p.bandwidth_gbs << ",\n"
+        << "  \"team_threads\": " << p.team_threads << ",\n"
+        << "  \"rows_per_team\": " << p.rows_per_team << ",\n"
+        << "  \"entries_per_thread\": " << p.entries_per_thread << ",\n"
+        << "  \"warps_per_cu\": " << p.warps_per_cu << ",\n"
+        << "  \"oversubscription\": " << p.oversubscription << ",\n"
+        << "  \"merge_path_items\": " << p.merge_path_items << ",\n"
+        << "  \"csrk_k\": " << p.csrk_k << ",\n"
+        << "  \"csrk_model\": \"" << p.csrk_model << "\",\n"
+        << "  \"csrk_super_row_size\": " << p.csrk_super_row_size << ",\n"
+        << "  \"csrk_super_super_row_size\": " << p.csrk_super_super_row_size << ",\n"
+        << "  \"x_rows_min_rhs\": " << p.x_rows_min_rhs << ",\n"
+        << "  \"auto_min_convert_nnz\": " << p.auto_min_convert_nnz << ",\n"
+        << "  \"auto_hybrid_min_nnz\": " << p.auto_hybrid_min_nnz << ",\n"
+        << "  \"auto_ell_speedup\": " << p.auto_ell_speedup << ",\n"
+        << "  \"auto_hybrid_speedup\": " << p.auto_hybrid_speedup << ",\n"
+        << "  \"auto_ell_setup_spmvs\": " << p.auto_ell_setup_spmvs << ",\n"
+        << "  \"auto_hybrid_setup_spmvs\": " << p.auto_hybrid_setup_spmvs << "\n}\n";
+    out.flush();
+    if (!out) throw io_error(tmp, 0, "cannot write the device profile");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw io_error(path, 0, "cannot rename " + tmp + " over it");
+  }
 }
 
 /// The profile of `info`'s device from the built-in table (no file).

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 
 namespace kobalt::test {
@@ -68,10 +69,10 @@ TEST(ChooseFormat, HostsStayInCsr) {
 // A conversion is made from its break-even number of applies on, not before.
 TEST(ChooseFormat, FewAppliesStayInCsr) {
   const auto gpu = fake_gpu_profile();
-  const std::int64_t ell = tuning::break_even_applies(tuning::auto_ell_speedup,
-                                                      tuning::auto_ell_setup_spmvs);
-  const std::int64_t hybrid = tuning::break_even_applies(tuning::auto_hybrid_speedup,
-                                                         tuning::auto_hybrid_setup_spmvs);
+  const std::int64_t ell = tuning::break_even_applies(gpu.auto_ell_speedup,
+                                                      gpu.auto_ell_setup_spmvs);
+  const std::int64_t hybrid = tuning::break_even_applies(gpu.auto_hybrid_speedup,
+                                                         gpu.auto_hybrid_setup_spmvs);
   // 22.5 / (1 - 1/1.47) = 70.4; 34 / (1 - 1/1.24) = 175.7.
   EXPECT_EQ(ell, 71);
   EXPECT_EQ(hybrid, 176);
@@ -79,6 +80,12 @@ TEST(ChooseFormat, FewAppliesStayInCsr) {
   EXPECT_EQ(chosen(stencil, gpu, ell, "pays off after 71 applies"), auto_format::ell);
   EXPECT_EQ(chosen(power_law, gpu, hybrid - 1, "stays in CSR"), auto_format::csr);
   EXPECT_EQ(chosen(power_law, gpu, hybrid, "pays off after 176 applies"), auto_format::hybrid);
+  // A format no faster than CSR never pays off.
+  EXPECT_EQ(tuning::break_even_applies(1.0, 5.0), std::numeric_limits<std::int64_t>::max());
+  tuning::DeviceProfile slow = gpu;
+  slow.auto_ell_speedup = 0.9;
+  EXPECT_EQ(chosen(stencil, slow, std::numeric_limits<std::int64_t>::max() - 1, "stays in CSR"),
+            auto_format::csr);
 }
 
 // The profile's threshold moves the small-matrix rule (kobalt-tune sets it).

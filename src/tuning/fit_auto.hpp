@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// kobalt-tune's fit of the automatic handle's profile keys (issue 16) from
+// measurements on a training set: for each matrix the CSR time, and the ELL
+// (regular matrices) or Hybrid (irregular ones) time and setup. Pure
+// arithmetic on the samples, so tested without a device.
+//
+// The rules (tuning/choose.hpp) convert a regular matrix to ELL and an
+// irregular one to Hybrid; the fit sets where that pays:
+//  - auto_min_convert_nnz: the smallest nnz from which at least
+//    fit_share_that_must_win of the training matrices gain >= fit_min_gain
+//    by their conversion (0 = none do: always Csr);
+//  - auto_hybrid_min_nnz: the same over the irregular matrices from there
+//    (no such matrix: never Hybrid, fit_never_nnz);
+//  - the speedups: geometric means of CSR time over the format's time on the
+//    matrices the rules then convert; the setups: their medians.
+#pragma once
+
+#include "profile.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace kobalt::tuning {
+
+/// One training matrix: CSR's time and the converted format's (ELL for a
+/// regular matrix, Hybrid for an irregular one), both per apply, and the
+/// conversion's setup time in CSR applies.
+struct AutoSample {
+  std::string name;
+  std::int64_t nnz = 0;
+  bool regular = false;           ///< row-length variance <= 10 (002 §5.3)
+  double csr_seconds = 0;
+  double format_seconds = 0;      ///< ELL when regular, Hybrid otherwise
+  double format_setup_spmvs = 0;  ///< the conversion in CSR applies
+  double speedup() const { return format_seconds > 0 ? csr_seconds / format_seconds : 0; }
+};
+
+/// A conversion counts as a win from this gain on (run-to-run spread on the
+/// H200 is about +-3%: perf_tests/results/h200/README.md).
+inline constexpr double fit_min_gain = 1.05;
+/// The share of training matrices at or above a threshold that must win:
+/// issue 16's target for `auto` (within 1.10x of the best on >= 90%).
+inline constexpr double fit_share_that_must_win = 0.9;
+/// "Never" for an nnz threshold (the profile file takes up to 1e15).
+inline constexpr std::int64_t fit_never_nnz = 1000000000000000;
+
+/// What the fit set, and a line per decision for kobalt-tune's report.
+struct AutoFit {
+  DeviceProfile profile;  ///< the base profile with the auto_* keys refitted
+  std::string report;
+};
+
+namespace detail {
+
+/// The smallest nnz of `samples` (sorted by nnz) from which at least
+/// fit_share_that_must_win of the samples at or above it win; -1 if none.
+inline std::int64_t smallest_winning_nnz(const std::vector<AutoSample>& samples) {
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    std::size_t wins = 0;
+    for (std::size_t j = i; j < samples.size(); ++j) wins += samples[j].speedup() >= fit_min_gain;
+    if (static_cast<double>(wins) >= fit_share_that_must_win * static_cast<double>(samples.size() - i))
+      return samples[i].nnz;
+  }
+  return -1;
+}
+
+inline double geometric_mean_speedup(const std::vector<AutoSample>& s) {
+  double log_sum = 0;
+  for (const auto& x : s) log_sum += std::log(x.speedup());
+  return std::exp(log_sum / static_cast<double>(s.size()));
+}
+
+inline double median_setup(std::vector<AutoSample> s) {
+  std::sort(s.begin(), s.end(), [](const AutoSample& a, const AutoSample& b) {
+    return a.format_setup_spmvs < b.format_setup_spmvs;
+  });
+  const std::size_t n = s.size();
+  return n % 2 ? s[n / 2].format_setup_spmvs
+               : 0.5 * (s[n / 2 - 1].format_setup_spmvs + s[n / 2].format_setup_spmvs);
+}
+
+}  // namespace detail
+
+/// Refits base's auto_* keys from `samples` (those with a format time; the
+/// others are ignored). Keys without a sample to set them keep base's value.
+inline AutoFit fit_auto(std::vector<AutoSample> samples, const DeviceProfile& base) {
+  AutoFit fit{base, ""};
+  DeviceProfile& p = fit.profile;
+  std::ostringstream report;
+  samples.erase(std::remove_if(samples.begin(), samples.end(),
+                               [](const AutoSample& s) {
+                                 return !(s.format_seconds > 0 && s.csr_seconds > 0);
+                               }),
+                samples.end());
+  std::sort(samples.begin(), samples.end(),
+            [](const AutoSample& a, const AutoSample& b) { return a.nnz < b.nnz; });
+  report << samples.size() << " training matrices with a conversion measured\n";
+  if (samples.empty()) {
+    fit.report = report.str();
+    return fit;
+  }
+  const std::int64_t convert = detail::smallest_winning_nnz(samples);
+  p.auto_min_convert_nnz = convert < 0 ? 0 : std::max<std::int64_t>(convert, 1);
+  report << "auto_min_convert_nnz = " << p.auto_min_convert_nnz
+         << (convert < 0 ? " (no conversion gains " : " (from here conversions gain ")
+         << fit_min_gain << "x on >= " << fit_share_that_must_win * 100 << "% of the matrices)\n";
+  std::vector<AutoSample> regular, irregular;
+  for (const auto& s : samples)
+    if (convert >= 0 && s.nnz >= convert) (s.regular ? regular : irregular).push_back(s);
+  if (!irregular.empty()) {
+    const std::int64_t hybrid = detail::smallest_winning_nnz(irregular);
+    p.auto_hybrid_min_nnz = hybrid < 0 ? fit_never_nnz : hybrid;
+    report << "auto_hybrid_min_nnz = " << p.auto_hybrid_min_nnz << " (" << irregular.size()
+           << " irregular matrices)\n";
+    irregular.erase(std::remove_if(irregular.begin(), irregular.end(),
+                                   [&](const AutoSample& s) { return s.nnz < p.auto_hybrid_min_nnz; }),
+                    irregular.end());
+  }
+  if (!regular.empty()) {
+    p.auto_ell_speedup = detail::geometric_mean_speedup(regular);
+    p.auto_ell_setup_spmvs = detail::median_setup(regular);
+    report << "auto_ell_speedup = " << p.auto_ell_speedup << ", auto_ell_setup_spmvs = "
+           << p.auto_ell_setup_spmvs << " (" << regular.size() << " regular matrices)\n";
+  }
+  if (!irregular.empty()) {
+    p.auto_hybrid_speedup = detail::geometric_mean_speedup(irregular);
+    p.auto_hybrid_setup_spmvs = detail::median_setup(irregular);
+    report << "auto_hybrid_speedup = " << p.auto_hybrid_speedup
+           << ", auto_hybrid_setup_spmvs = " << p.auto_hybrid_setup_spmvs << " ("
+           << irregular.size() << " irregular matrices)\n";
+  }
+  fit.report = report.str();
+  return fit;
+}
+
+}  // namespace kobalt::tuning

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// kobalt-tune's fit of the automatic handle's keys (tuning/fit_auto.hpp) on
+// hand-made training samples, and the profile file it writes
+// (tuning::write_profile_file) read back by apply_profile_file.
+#include "fixtures/profiles.hpp"
+
+#include <kobalt/errors.hpp>
+#include <kobalt/tuning/fit_auto.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace kobalt::test {
+namespace {
+
+using tuning::AutoSample;
+
+/// A sample whose conversion runs `speedup` times as fast as CSR.
+AutoSample sample(const std::string& name, std::int64_t nnz, bool regular, double speedup,
+                  double setup = 20) {
+  return AutoSample{name, nnz, regular, 1e-3, 1e-3 / speedup, setup};
+}
+
+TEST(FitAuto, ThresholdsWhereConversionsStartToWin) {
+  const std::vector<AutoSample> s = {
+      sample("tiny regular", 1000, true, 0.8),    sample("small regular", 50000, true, 1.01),
+      sample("mid regular", 200000, true, 1.4, 10), sample("big regular", 5000000, true, 1.6, 30),
+      sample("mid irregular", 400000, false, 0.9), sample("big irregular", 3000000, false, 1.3, 40),
+      sample("huge irregular", 60000000, false, 1.2, 60)};
+  const auto fit = tuning::fit_auto(s, fake_gpu_profile());
+  // From 200000 on, 4 of 5 win (80% < 90%); from 400000, 3 of 4 (75%); from
+  // 3e6, 3 of 3.
+  EXPECT_EQ(fit.profile.auto_min_convert_nnz, 3000000) << fit.report;
+  EXPECT_EQ(fit.profile.auto_hybrid_min_nnz, 3000000) << fit.report;
+  EXPECT_NEAR(fit.profile.auto_ell_speedup, 1.6, 1e-12);
+  EXPECT_NEAR(fit.profile.auto_ell_setup_spmvs, 30, 1e-12);
+  EXPECT_NEAR(fit.profile.auto_hybrid_speedup, std::sqrt(1.3 * 1.2), 1e-12);
+  EXPECT_NEAR(fit.profile.auto_hybrid_setup_spmvs, 50, 1e-12);  // median of 40 and 60
+  EXPECT_NE(fit.report.find("auto_min_convert_nnz = 3000000"), std::string::npos) << fit.report;
+}
+
+TEST(FitAuto, NoWinMeansNoConversion) {
+  const auto fit = tuning::fit_auto({sample("a", 1e6, true, 1.0), sample("b", 2e6, false, 0.7)},
+                                    fake_gpu_profile());
+  EXPECT_EQ(fit.profile.auto_min_convert_nnz, 0) << fit.report;
+  // Nothing converts, so the speedups keep the base profile's values.
+  EXPECT_EQ(fit.profile.auto_ell_speedup, fake_gpu_profile().auto_ell_speedup);
+}
+
+TEST(FitAuto, IrregularMatricesThatNeverWinTurnHybridOff) {
+  const auto fit = tuning::fit_auto({sample("r", 1e6, true, 1.5), sample("i", 2e6, false, 0.8),
+                                     sample("j", 3e6, true, 1.5), sample("k", 4e6, true, 1.5),
+                                     sample("l", 5e6, true, 1.5), sample("m", 6e6, true, 1.5),
+                                     sample("n", 7e6, true, 1.5), sample("o", 8e6, true, 1.5),
+                                     sample("p", 9e6, true, 1.5), sample("q", 1e7, true, 1.5)},
+                                    fake_gpu_profile());
+  EXPECT_EQ(fit.profile.auto_min_convert_nnz, 1000000) << fit.report;  // 9 of 10 win
+  EXPECT_EQ(fit.profile.auto_hybrid_min_nnz, tuning::fit_never_nnz) << fit.report;
+}
+
+TEST(FitAuto, SamplesWithoutAConversionAreIgnored) {
+  AutoSample unmeasured = sample("x", 1e6, true, 2.0);
+  unmeasured.format_seconds = 0;  // ELL did not fit
+  const auto base = fake_gpu_profile();
+  const auto fit = tuning::fit_auto({unmeasured}, base);
+  EXPECT_EQ(fit.profile.auto_min_convert_nnz, base.auto_min_convert_nnz);
+  EXPECT_NE(fit.report.find("0 training matrices"), std::string::npos) << fit.report;
+}
+
+TEST(ProfileWriter, RoundTripsEveryKey) {
+  tuning::DeviceProfile p = fake_gpu_profile();
+  p.bandwidth_gbs = 4123.25;
+  p.auto_min_convert_nnz = 12345;
+  p.auto_hybrid_min_nnz = tuning::fit_never_nnz;
+  p.auto_ell_speedup = 1.0 / 3.0;
+  p.auto_hybrid_setup_spmvs = 41.5;
+  p.csrk_model = "hopper";
+  p.merge_path_items = 12;
+  const std::string path = ::testing::TempDir() + "kobalt_profile_roundtrip.json";
+  tuning::write_profile_file(p, path);
+  EXPECT_FALSE(std::ifstream(path + ".tmp").good());  // renamed, not left behind
+  tuning::DeviceProfile q = fake_gpu_profile();
+  tuning::apply_profile_file(q, path);
+  EXPECT_EQ(q.bandwidth_gbs, p.bandwidth_gbs);
+  EXPECT_EQ(q.auto_min_convert_nnz, 12345);
+  EXPECT_EQ(q.auto_hybrid_min_nnz, tuning::fit_never_nnz);
+  EXPECT_EQ(q.auto_ell_speedup, 1.0 / 3.0);  // 17 digits: the same double
+  EXPECT_EQ(q.auto_hybrid_setup_spmvs, 41.5);
+  EXPECT_EQ(q.csrk_model, "hopper");
+  EXPECT_EQ(q.merge_path_items, 12);
+  EXPECT_EQ(q.source, "file: " + path);
+  std::remove(path.c_str());
+  // A folder that does not exist: io_error, nothing written.
+  EXPECT_THROW(tuning::write_profile_file(p, ::testing::TempDir() + "no/such/dir/p.json"),
+               io_error);
+}
+
+}  // namespace
+}  // namespace kobalt::test
