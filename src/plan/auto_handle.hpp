@@ -23,7 +23,7 @@ namespace kobalt {
 /// made only where it pays off within them (default 1000, the hint
 /// kobalt-bench gives MKL's inspector-executor).
 struct automatic {
-  std::int64_t expected_applies = 1000;
+  std::int64_t expected_applies = 1000;  ///< applies the handle will see (>= 1)
 };
 
 /// A handle that chose its format: a Csr kept as it is, or converted once
@@ -33,12 +33,12 @@ template <class CsrMatrix, class ExecutionSpace = typename CsrMatrix::execution_
 class AutoHandle {
  public:
   using matrix_type = CsrMatrix;  ///< what the caller gives to spmv
-  using execution_space = ExecutionSpace;
-  using value_type = typename CsrMatrix::value_type;
-  using index_type = typename CsrMatrix::index_type;
-  using device_type = typename CsrMatrix::device_type;
-  using ell_type = Ell<value_type, index_type, device_type>;
-  using hybrid_type = Hybrid<value_type, index_type, device_type>;
+  using execution_space = ExecutionSpace;                ///< where setup and applies run
+  using value_type = typename CsrMatrix::value_type;     ///< the matrix's values
+  using index_type = typename CsrMatrix::index_type;     ///< the matrix's column indices
+  using device_type = typename CsrMatrix::device_type;   ///< the matrix's Kokkos device
+  using ell_type = Ell<value_type, index_type, device_type>;        ///< the ELL it may convert to
+  using hybrid_type = Hybrid<value_type, index_type, device_type>;  ///< the Hybrid it may convert to
   /// The chosen format's handle.
   using handle_type = std::variant<SpmvHandle<CsrMatrix, ExecutionSpace>,
                                    SpmvHandle<ell_type, ExecutionSpace>,

@@ -54,7 +54,7 @@ inline std::int64_t break_even_applies(double speedup, double setup_spmvs) {
 
 /// What kobalt::automatic chose and why.
 struct FormatChoice {
-  auto_format format = auto_format::csr;
+  auto_format format = auto_format::csr;  ///< the format the handle converts to
   std::string rule;  ///< the rule that fired, with the statistics it read
 };
 

@@ -30,12 +30,13 @@ namespace kobalt::tuning {
 /// regular matrix, Hybrid for an irregular one), both per apply, and the
 /// conversion's setup time in CSR applies.
 struct AutoSample {
-  std::string name;
-  std::int64_t nnz = 0;
+  std::string name;               ///< the input, for the report
+  std::int64_t nnz = 0;           ///< stored entries
   bool regular = false;           ///< row-length variance <= 10 (002 §5.3)
-  double csr_seconds = 0;
+  double csr_seconds = 0;         ///< one CSR apply (csr::automatic)
   double format_seconds = 0;      ///< ELL when regular, Hybrid otherwise
   double format_setup_spmvs = 0;  ///< the conversion in CSR applies
+  /// CSR time over the format's; 0 when the format was not measured.
   double speedup() const { return format_seconds > 0 ? csr_seconds / format_seconds : 0; }
 };
 
@@ -51,7 +52,7 @@ inline constexpr std::int64_t fit_never_nnz = 1000000000000000;
 /// What the fit set, and a line per decision for kobalt-tune's report.
 struct AutoFit {
   DeviceProfile profile;  ///< the base profile with the auto_* keys refitted
-  std::string report;
+  std::string report;    ///< one line per key set, with the samples behind it
 };
 
 namespace detail {

@@ -58,17 +58,17 @@ struct DeviceProfile {
   /// of the best Kobalt format (CSR 1.11, 1.00, 1.69, 1.32x); below it Hybrid
   /// ran the irregular shared matrices at 1.04-1.52x of the best, CSR at 1.00-1.39x.
   std::int64_t auto_hybrid_min_nnz = 1000000;
-  /// kobalt::automatic: CSR time over ELL's on the regular matrices and over
-  /// Hybrid's on the irregular ones it converts, and their setup in CSR
-  /// SpMVs; a conversion must pay off within the expected applies
-  /// (tuning/choose.hpp). H200: geometric means of the b5ed826 suite (ELL on
-  /// the 10 regular matrices >= 1e5 nonzeros 1.01-2.06x, Hybrid on the four
-  /// irregular generators >= 1e6 0.96-1.69x); setup on landmark (1.15e6
-  /// nonzeros) in a fresh process (results/h200/issue14_closeout_eaf645a.txt).
-  double auto_ell_speedup = 1.47;
-  double auto_hybrid_speedup = 1.24;
-  double auto_ell_setup_spmvs = 22.5;
-  double auto_hybrid_setup_spmvs = 34.0;
+  // kobalt::automatic: CSR time over ELL's on the regular matrices and over
+  // Hybrid's on the irregular ones it converts, and their setup in CSR
+  // SpMVs; a conversion must pay off within the expected applies
+  // (tuning/choose.hpp). H200: geometric means of the b5ed826 suite (ELL on
+  // the 10 regular matrices >= 1e5 nonzeros 1.01-2.06x, Hybrid on the four
+  // irregular generators >= 1e6 0.96-1.69x); setup on landmark (1.15e6
+  // nonzeros) in a fresh process (results/h200/issue14_closeout_eaf645a.txt).
+  double auto_ell_speedup = 1.47;         ///< CSR time over ELL's (regular matrices)
+  double auto_hybrid_speedup = 1.24;      ///< CSR time over Hybrid's (irregular matrices)
+  double auto_ell_setup_spmvs = 22.5;     ///< Csr -> ELL plus its handle, in CSR applies
+  double auto_hybrid_setup_spmvs = 34.0;  ///< Csr -> Hybrid plus its handle, in CSR applies
 
   /// Where the constants came from ("built-in: NVIDIA H200", "built-in
   /// default for GPUs: device 'X' is not in the table", "file: p.json").
