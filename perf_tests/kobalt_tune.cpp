@@ -116,14 +116,18 @@ double apply_seconds(const Handle& handle, const Matrix& a, const view& x, const
       .median;
 }
 
-/// Seconds of `make` (a conversion and its handle), fenced before and after.
-template <class Make>
-double setup_seconds(Make&& make) {
+/// `convert` (Csr -> a format) with its handle, timed once, fenced before
+/// and after, then the handle's apply: into s's format time and setup.
+template <class Convert>
+void time_conversion(Convert&& convert, const view& x, const view& y, double budget,
+                     bench::DeviceClock& clock, tuning::AutoSample& s) {
   Kokkos::fence();
   Kokkos::Timer timer;
-  make();
+  const auto a = convert();
+  const auto handle = make_handle(exec(), a);
   Kokkos::fence();
-  return timer.seconds();
+  s.format_setup_spmvs = timer.seconds() / s.csr_seconds;
+  s.format_seconds = apply_seconds(handle, a, x, y, budget, clock);
 }
 
 /// The training sample of one matrix: CSR, then ELL or Hybrid.
@@ -140,19 +144,11 @@ tuning::AutoSample measure(const std::string& name, const Csr<value_t, index_t>&
   s.csr_seconds = apply_seconds(make_handle(space, csr), csr, x, y, budget, clock);
   line = "csr " + std::to_string(s.csr_seconds * 1e6) + " us";
   try {
-    if (s.regular) {
-      Ell<value_t, index_t> e;
-      const double setup = setup_seconds([&] { e = to_ell(space, csr); (void)make_handle(space, e); });
-      s.format_seconds = apply_seconds(make_handle(space, e), e, x, y, budget, clock);
-      s.format_setup_spmvs = setup / s.csr_seconds;
-      line += ", ell ";
-    } else {
-      Hybrid<value_t, index_t> h;
-      const double setup = setup_seconds([&] { h = to_hybrid(space, csr); (void)make_handle(space, h); });
-      s.format_seconds = apply_seconds(make_handle(space, h), h, x, y, budget, clock);
-      s.format_setup_spmvs = setup / s.csr_seconds;
-      line += ", hybrid ";
-    }
+    if (s.regular)
+      time_conversion([&] { return to_ell(space, csr); }, x, y, budget, clock, s);
+    else
+      time_conversion([&] { return to_hybrid(space, csr); }, x, y, budget, clock, s);
+    line += s.regular ? ", ell " : ", hybrid ";
     line += std::to_string(s.format_seconds * 1e6) + " us (" + std::to_string(s.speedup()) +
             "x, setup " + std::to_string(s.format_setup_spmvs) + " CSR applies)";
   } catch (const format_too_large& e) {
