@@ -294,6 +294,10 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
     r.storage_bytes = op.bytes;
     r.stored_entries = op.stored;
     if (csr_seconds > 0) r.setup_csr_spmvs = r.setup_ms * 1e-3 / csr_seconds;
+    if (op.analysis_seconds) {
+      r.analysis_ms = *op.analysis_seconds * 1e3;
+      if (csr_seconds > 0) r.analysis_csr_spmvs = *op.analysis_seconds / csr_seconds;
+    }
     const real_type_t<Value> nan = std::numeric_limits<real_type_t<Value>>::quiet_NaN();
     if constexpr (is_complex_v<Value>) Kokkos::deep_copy(y, Value(nan, nan));
     else Kokkos::deep_copy(y, nan);

@@ -46,6 +46,9 @@ struct Operator {
   std::uint64_t traffic_bytes = 0;
   std::int64_t stored = 0;     ///< stored entries, padding included
   std::optional<bool> reproducible;  ///< Kobalt: the handle adds in a fixed order
+  /// auto: seconds of the analysis and the choice (AutoHandle::analysis_seconds),
+  /// a part of the setup; unset for every other format
+  std::optional<double> analysis_seconds;
 };
 
 /// The operation an apply with `mode` really needs for Value: for real
@@ -137,6 +140,7 @@ Operator<View> wrap_automatic(Csr a, const automatic& options, Mode mode) {
              handle.handle());
   op.strategy = std::string(tuning::format_name(handle.choice().format)) + " " + op.strategy;
   op.rule = "automatic: " + handle.choice().rule + "; " + op.rule;
+  op.analysis_seconds = handle.analysis_seconds();
   op.apply = apply_with<View>(handle, a, mode);
   return op;
 }

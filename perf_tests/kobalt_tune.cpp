@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// kobalt-tune: calibrates the automatic handle (kobalt::automatic) on the
-// current device. It measures the stream bandwidth and the launch floor,
-// times CSR and the conversion the rules would make (ELL for regular
-// matrices, Hybrid for irregular ones) on a training set, fits the profile's
-// auto_* keys (tuning/fit_auto.hpp) and writes a profile JSON that
+// kobalt-tune: calibrates a device profile on the current device. It
+// measures the stream bandwidth and the launch floor; on a training set it
+// times CSR and the conversion the automatic handle's rules would make (ELL
+// for regular matrices, Hybrid for irregular ones) and fits the auto_* keys
+// (tuning/fit_auto.hpp); it sweeps CSR-k's sizes over seed 002's grid and
+// fits them (tuning/fit_csrk.hpp), and on GPUs sweeps merge_path's items
+// per lane (tuning/fit_sweep.hpp). It writes a profile JSON that
 // KOBALT_PROFILE=FILE applies. See --help.
 #include "device_clock.hpp"
 #include "device_info.hpp"
@@ -13,13 +15,19 @@
 
 #include <kobalt/kobalt.hpp>
 #include <kobalt/tuning/fit_auto.hpp>
+#include <kobalt/tuning/fit_csrk.hpp>
+#include <kobalt/tuning/fit_sweep.hpp>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <iomanip>
 #include <iostream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 namespace {
@@ -37,25 +45,43 @@ const std::vector<std::string> default_training = {
     "tall:2000000,200000,6", "rmat:18,16", "zipf:1000000,10", "circuit:2000000,20,50000",
     "arrow:200000", "lap2d:300",         "uniform:100000,8",        "rmat:14,16"};
 
+/// merge_path's items per lane swept on GPUs (the profile's merge_path_items;
+/// the H200's 8 was chosen from 4 / 8 / 16 by hand, profile.hpp).
+const std::vector<int> merge_path_items_sweep = {4, 6, 8, 12, 16};
+
 const char* usage =
-    "usage: kobalt-tune [--out FILE] [--budget S] [--triad-mib M] [INPUT...]\n"
+    "usage: kobalt-tune [--out FILE] [--budget S] [--sweep-budget S] [--triad-mib M]\n"
+    "                   [INPUT...]\n"
     "\n"
-    "Calibrates kobalt::automatic on this device: measures the triad bandwidth\n"
-    "and the launch floor (one CSR apply of a 1 x 1 matrix), then on each\n"
-    "training matrix times CSR (csr::automatic) and the conversion the rules\n"
-    "make (ELL when the row-length variance is <= 10, Hybrid otherwise): its\n"
-    "apply and its setup in CSR applies. From those it fits the profile keys\n"
-    "auto_min_convert_nnz, auto_hybrid_min_nnz, auto_ell_speedup,\n"
-    "auto_hybrid_speedup, auto_ell_setup_spmvs and auto_hybrid_setup_spmvs\n"
-    "(tuning/fit_auto.hpp) and writes the whole profile as JSON, atomically\n"
-    "(FILE.tmp renamed over FILE at the end: an interrupted run writes nothing).\n"
-    "Use it with KOBALT_PROFILE=FILE. fp64 values, int32 indices.\n"
+    "Calibrates a device profile on this device. It measures the triad\n"
+    "bandwidth and the launch floor (one CSR apply of a 1 x 1 matrix), then on\n"
+    "each training matrix:\n"
+    "- times CSR (csr::automatic) and the conversion kobalt::automatic's rules\n"
+    "  make (ELL when the row-length variance is <= 10, Hybrid otherwise): its\n"
+    "  apply and its setup in CSR applies; fits auto_min_convert_nnz,\n"
+    "  auto_hybrid_min_nnz, auto_ell_speedup, auto_hybrid_speedup,\n"
+    "  auto_ell_setup_spmvs and auto_hybrid_setup_spmvs (tuning/fit_auto.hpp);\n"
+    "- times CSR-k over seed 002's grid of sizes (GPUs: CSR-3, (SSRS, SRS) in\n"
+    "  {4..48}^2; hosts: CSR-2, SRS in {8..3072}), then each candidate size\n"
+    "  setting (002's Volta and Ampere models, 002 §4.1's log regression of\n"
+    "  the best sizes against nonzeros per row, the grid's best constant;\n"
+    "  hosts: §4.2's geometric mean of the best SRS) on every matrix, and keeps\n"
+    "  the one closest to each matrix's grid best (tuning/fit_csrk.hpp);\n"
+    "- GPUs: times CSR merge_path with 4, 6, 8, 12 and 16 items per lane on\n"
+    "  the matrices csr::automatic runs with merge_path, and keeps the best\n"
+    "  (merge_path_items).\n"
+    "It writes the whole profile as JSON, atomically (FILE.tmp renamed over\n"
+    "FILE at the end: an interrupted run writes nothing). Use it with\n"
+    "KOBALT_PROFILE=FILE. fp64 values, int32 indices.\n"
     "\n"
     "INPUT           Matrix Market files, folders of them, or kobalt-bench's\n"
     "                generators (kobalt-bench --help); default: a training set\n"
     "                of 12 generators (lap3d:100 ... rmat:14,16)\n"
     "--out FILE      the profile to write (default kobalt-profile.json)\n"
-    "--budget S      timed seconds per measurement (default 0.2)\n"
+    "--budget S      timed seconds per CSR and conversion measurement\n"
+    "                (default 0.2)\n"
+    "--sweep-budget S  timed seconds per point of the CSR-k and merge_path\n"
+    "                sweeps (default: a tenth of --budget)\n"
     "--triad-mib M   MiB per triad array (default: kobalt-bench's, 8x the\n"
     "                last-level cache)\n"
     "--help          this text\n"
@@ -66,6 +92,7 @@ const char* usage =
 struct Options {
   std::string out = "kobalt-profile.json";
   double budget = 0.2;
+  double sweep_budget = 0;  ///< 0: budget / 10
   std::int64_t triad_mib = 0;  ///< 0: bench::default_triad_bytes()
   std::vector<std::string> inputs;
 };
@@ -83,12 +110,13 @@ Options parse(int argc, char** argv) {
       std::exit(0);
     } else if (a == "--out") {
       o.out = value_of();
-    } else if (a == "--budget") {
+    } else if (a == "--budget" || a == "--sweep-budget") {
       const std::string v = value_of();
       char* end = nullptr;
-      o.budget = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end != '\0' || !(o.budget > 0) || o.budget > 3600)
-        throw std::invalid_argument("--budget needs seconds in (0, 3600], got '" + v + "'");
+      const double seconds = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end != '\0' || !(seconds > 0) || seconds > 3600)
+        throw std::invalid_argument(a + " needs seconds in (0, 3600], got '" + v + "'");
+      (a == "--budget" ? o.budget : o.sweep_budget) = seconds;
     } else if (a == "--triad-mib") {
       const std::string v = value_of();
       char* end = nullptr;
@@ -102,6 +130,7 @@ Options parse(int argc, char** argv) {
     }
   }
   if (o.inputs.empty()) o.inputs = default_training;
+  if (o.sweep_budget == 0) o.sweep_budget = o.budget / 10;
   return o;
 }
 
@@ -132,15 +161,13 @@ void time_conversion(Convert&& convert, const view& x, const view& y, double bud
 
 /// The training sample of one matrix: CSR, then ELL or Hybrid.
 tuning::AutoSample measure(const std::string& name, const Csr<value_t, index_t>& csr,
+                           const tuning::MatrixStats& stats, const view& x, const view& y,
                            double budget, bench::DeviceClock& clock, std::string& line) {
   const exec space;
   tuning::AutoSample s;
   s.name = name;
   s.nnz = csr.nnz();
-  const auto stats = tuning::analyze(space, csr);
   s.regular = stats.regular();
-  view x("kobalt-tune::x", csr.cols()), y("kobalt-tune::y", csr.rows());
-  Kokkos::deep_copy(x, value_t(1));
   s.csr_seconds = apply_seconds(make_handle(space, csr), csr, x, y, budget, clock);
   line = "csr " + std::to_string(s.csr_seconds * 1e6) + " us";
   try {
@@ -155,6 +182,91 @@ tuning::AutoSample measure(const std::string& name, const Csr<value_t, index_t>&
     line += std::string(", no conversion: ") + e.what();  // too large here: not a sample
   }
   return s;
+}
+
+/// Nonzeros per row, 002 §4.1's rdensity (tuning::select reads the same
+/// mean from the matrix's statistics).
+double rdensity(const Csr<value_t, index_t>& csr) {
+  return csr.rows() > 0 ? static_cast<double>(csr.nnz()) / static_cast<double>(csr.rows()) : 0;
+}
+
+/// One CSR-k apply with k levels and these sizes (k = 2: the SRS only);
+/// 0 when the conversion is refused (format_too_large: not a sample).
+double csrk_seconds(const Csr<value_t, index_t>& csr, int k, const tuning::CsrkSizes& sizes,
+                    const view& x, const view& y, double budget, bench::DeviceClock& clock) {
+  csrk::parameters p;
+  p.k = k;
+  p.super_row_size = sizes.super_row_size;
+  if (k == 3) p.super_super_row_size = sizes.super_super_row_size;
+  try {
+    const auto a = to_csrk(exec(), csr, p);
+    return apply_seconds(make_handle(exec(), a), a, x, y, budget, clock);
+  } catch (const format_too_large&) {
+    return 0;
+  }
+}
+
+/// CSR-k on one matrix at every size of `grid` (first pass of the CSR-k fit).
+tuning::SweepSample csrk_grid_sample(const std::string& name, const Csr<value_t, index_t>& csr,
+                                     int k, const std::vector<tuning::CsrkSizes>& grid,
+                                     const view& x, const view& y, double budget,
+                                     bench::DeviceClock& clock, std::string& line) {
+  tuning::SweepSample s{name, rdensity(csr), {}};
+  for (const auto& sizes : grid) s.seconds.push_back(csrk_seconds(csr, k, sizes, x, y, budget, clock));
+  const std::size_t best = tuning::best_candidate(s);
+  if (best < grid.size())
+    line += "; csrk best " + (k == 3 ? "SSRS " + std::to_string(grid[best].super_super_row_size) + ", " : std::string()) +
+            "SRS " + std::to_string(grid[best].super_row_size);
+  return s;
+}
+
+/// CSR merge_path on one matrix with each of merge_path_items_sweep.
+tuning::SweepSample merge_path_sample(const std::string& name, const Csr<value_t, index_t>& csr,
+                                      const tuning::DeviceProfile& base, const view& x,
+                                      const view& y, double budget, bench::DeviceClock& clock) {
+  tuning::SweepSample s{name, rdensity(csr), {}};
+  for (const int items : merge_path_items_sweep) {
+    tuning::DeviceProfile p = base;
+    p.merge_path_items = items;
+    const SpmvHandle<Csr<value_t, index_t>, exec> handle(exec(), csr, csr::merge_path{}, p);
+    s.seconds.push_back(apply_seconds(handle, csr, x, y, budget, clock));
+  }
+  return s;
+}
+
+/// merge_path_items from the sweep's samples: the value with the highest
+/// share of each matrix's best; the report lists every value's share.
+void fit_merge_path_items(const std::vector<tuning::SweepSample>& samples,
+                          tuning::DeviceProfile& profile, std::ostream& report) {
+  if (samples.empty()) {
+    report << "merge_path_items = " << profile.merge_path_items
+           << " (kept: no training matrix runs csr::automatic as merge_path)\n";
+    return;
+  }
+  report << "merge_path items per lane, apply time as a share of each matrix's best over "
+         << samples.size() << " matrices (geometric mean):";
+  for (std::size_t c = 0; c < merge_path_items_sweep.size(); ++c)
+    report << " " << merge_path_items_sweep[c] << ": " << std::fixed << std::setprecision(3)
+           << tuning::candidate_share(samples, c) << std::defaultfloat;
+  profile.merge_path_items =
+      merge_path_items_sweep[tuning::best_constant(samples, merge_path_items_sweep.size())];
+  report << "\nmerge_path_items = " << profile.merge_path_items << "\n";
+}
+
+/// x = 1 and y of the matrix's shape.
+std::pair<view, view> vectors_for(const Csr<value_t, index_t>& csr) {
+  view x("kobalt-tune::x", csr.cols()), y("kobalt-tune::y", csr.rows());
+  Kokkos::deep_copy(x, value_t(1));
+  return {x, y};
+}
+
+/// One stderr line per matrix and pass, with an estimate of the pass's time left.
+void progress(const char* pass, std::size_t i, std::size_t n, const std::string& name,
+              const std::string& line, const Kokkos::Timer& elapsed) {
+  const double left =
+      elapsed.seconds() / static_cast<double>(i + 1) * static_cast<double>(n - i - 1);
+  std::cerr << "[kobalt-tune] " << pass << " " << i + 1 << "/" << n << " " << name << ": " << line
+            << "; about " << static_cast<long>(left + 0.5) << " s left in this pass\n";
 }
 
 }  // namespace
@@ -190,21 +302,49 @@ int main(int argc, char** argv) {
                 << " us\n";
     }
     const auto inputs = bench::expand_inputs(o.inputs);
+    const int k = base.csrk_k;
+    const auto grid = tuning::csrk_sweep_grid(k);
     std::vector<tuning::AutoSample> samples;
+    std::vector<tuning::SweepSample> csrk_samples, merge_samples;
+    // Pass 1: CSR, the rules' conversion, CSR-k's grid, merge_path's items.
     Kokkos::Timer elapsed;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       const auto in = bench::load_input<value_t, index_t>(inputs[i]);
-      std::string line;
-      samples.push_back(measure(in.name, in.csr, o.budget, clock, line));
-      const double left = elapsed.seconds() / static_cast<double>(i + 1) *
-                          static_cast<double>(inputs.size() - i - 1);
-      std::cerr << "[kobalt-tune] " << i + 1 << "/" << inputs.size() << " " << in.name << " ("
-                << in.csr.nnz() << " nonzeros, " << (samples.back().regular ? "regular" : "irregular")
-                << "): " << line << "; about " << static_cast<long>(left + 0.5) << " s left\n";
+      const auto [x, y] = vectors_for(in.csr);
+      const auto stats = tuning::analyze(space, in.csr);
+      std::string line = std::to_string(in.csr.nnz()) + " nonzeros, " +
+                         (stats.regular() ? "regular" : "irregular") + ": ";
+      samples.push_back(measure(in.name, in.csr, stats, x, y, o.budget, clock, line));
+      csrk_samples.push_back(
+          csrk_grid_sample(in.name, in.csr, k, grid, x, y, o.sweep_budget, clock, line));
+      if (base.gpu && std::holds_alternative<csr::merge_path>(tuning::resolve_csr(stats, base).first))
+        merge_samples.push_back(merge_path_sample(in.name, in.csr, base, x, y, o.sweep_budget, clock));
+      progress("pass 1 of 2", i, inputs.size(), in.name, line, elapsed);
     }
     const auto fit = tuning::fit_auto(samples, base);
     std::cout << fit.report;
-    tuning::write_profile_file(fit.profile, o.out);
+    // Pass 2: each CSR-k candidate the grid suggests, on every matrix.
+    const auto candidates = tuning::csrk_candidates(csrk_samples, grid, k, fit.profile);
+    std::vector<std::vector<double>> candidate_seconds(candidates.size());
+    elapsed.reset();
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      const auto in = bench::load_input<value_t, index_t>(inputs[i]);
+      const auto [x, y] = vectors_for(in.csr);
+      std::ostringstream line;
+      line << "csrk candidates";
+      for (std::size_t c = 0; c < candidates.size(); ++c) {
+        const auto sizes = tuning::csrk_default_sizes(candidates[c].profile, k, rdensity(in.csr));
+        candidate_seconds[c].push_back(csrk_seconds(in.csr, k, sizes, x, y, o.sweep_budget, clock));
+        line << " " << candidate_seconds[c].back() * 1e6 << " us";
+      }
+      progress("pass 2 of 2", i, inputs.size(), in.name, line.str(), elapsed);
+    }
+    const auto csrk_fit =
+        tuning::fit_csrk(csrk_samples, grid, k, candidates, candidate_seconds, fit.profile);
+    std::cout << csrk_fit.report;
+    tuning::DeviceProfile profile = csrk_fit.profile;
+    if (base.gpu) fit_merge_path_items(merge_samples, profile, std::cout);
+    tuning::write_profile_file(profile, o.out);
     std::cout << "wrote " << o.out << " (use it with KOBALT_PROFILE=" << o.out << ")\n";
     return 0;
   } catch (const std::exception& e) {

@@ -27,6 +27,9 @@ struct ResultRow {
   std::string rule;      ///< why it was chosen (Kobalt's selector rule)
   double setup_ms = 0;   ///< conversion / preprocessing, once
   std::optional<double> setup_csr_spmvs;  ///< setup in units of one CSR SpMV (000 §5.3)
+  /// auto only: the analysis and the choice, a part of setup_ms (issue 16
+  /// asks them below 5 CSR SpMVs), and the same in CSR SpMVs
+  std::optional<double> analysis_ms, analysis_csr_spmvs;
   std::uint64_t storage_bytes = 0;
   std::int64_t stored_entries = 0;
   std::optional<double> time_ms_median, time_ms_min;
@@ -147,6 +150,8 @@ inline void write_json(std::ostream& os, const RunInfo& run, const std::vector<M
          << ", \"kind\": " << quote(r.kind) << ", \"strategy\": " << quote(r.strategy) << ", \"rule\": " << quote(r.rule)
          << ", \"setup_ms\": " << number(r.setup_ms)
          << ", \"setup_csr_spmvs\": " << number(r.setup_csr_spmvs)
+         << ", \"analysis_ms\": " << number(r.analysis_ms)
+         << ", \"analysis_csr_spmvs\": " << number(r.analysis_csr_spmvs)
          << ", \"storage_bytes\": " << r.storage_bytes
          << ", \"stored_entries\": " << r.stored_entries
          << ", \"time_ms_median\": " << number(r.time_ms_median)

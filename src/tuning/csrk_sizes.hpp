@@ -37,7 +37,7 @@ struct CsrkCaseRule {
 /// The log model SSRS = round(a - b ln r), SRS = round(c - d ln r), with
 /// r = rdensity = nnz / rows, followed by the case rule of r's case.
 struct CsrkSizeModel {
-  const char* name;  ///< "volta", "ampere", "hopper" (DeviceProfile::csrk_model)
+  const char* name;  ///< "volta", "ampere", "hopper", "fitted" (DeviceProfile::csrk_model)
   double ssrs_constant;  ///< a in SSRS = round(a - b ln r)
   double ssrs_log;       ///< b in SSRS = round(a - b ln r)
   double srs_constant;   ///< c in SRS = round(c - d ln r)
@@ -119,7 +119,7 @@ inline CsrkSizes csrk_model_sizes(const CsrkSizeModel& model, double rdensity) {
   return s;
 }
 
-/// The size model of a profile (DeviceProfile::csrk_model), nullptr for "none".
+/// A built-in size model by name ("hopper", "ampere", "volta"), nullptr otherwise.
 inline const CsrkSizeModel* csrk_model_named(const std::string& name) {
   if (name == "hopper") return &csrk_hopper_model;
   if (name == "ampere") return &csrk_ampere_model;
@@ -127,9 +127,31 @@ inline const CsrkSizeModel* csrk_model_named(const std::string& name) {
   return nullptr;
 }
 
+/// The size model of a profile: a built-in one by csrk_model's name, or
+/// for "fitted" kobalt-tune's coefficients (tuning/fit_csrk.hpp) with no
+/// case adjustments (002 set those by hand for each architecture; a fit
+/// has no such step). False for "none".
+inline bool csrk_model_of(const DeviceProfile& profile, CsrkSizeModel& model) {
+  if (profile.csrk_model == "fitted") {
+    model = CsrkSizeModel{"fitted",
+                          profile.csrk_ssrs_constant,
+                          profile.csrk_ssrs_log,
+                          profile.csrk_srs_constant,
+                          profile.csrk_srs_log,
+                          {{1.0, false, 1.0}, {1.0, false, 1.0}, {1.0, false, 1.0}}};
+    return true;
+  }
+  if (const CsrkSizeModel* named = csrk_model_named(profile.csrk_model)) {
+    model = *named;
+    return true;
+  }
+  return false;
+}
+
 /// Default CSR-k sizes for a device profile, k (2 or 3) and rdensity = nnz/rows.
 /// - A profile with a size model (the H200: "hopper", measured; other GPUs:
-///   "ampere", 002's newest architecture), k = 3: csrk_model_sizes of it.
+///   "ampere", 002's newest architecture; kobalt-tune's "fitted" one), k = 3:
+///   csrk_model_sizes of it.
 /// - Same, k = 2: the super-row is the league entry, so it gets the rows a
 ///   k = 3 league entry (super-super-row) would hold: SRS = SSRS·SRS of the
 ///   model (002 tunes only CSR-3 on GPUs). On the H200 that is 256, which
@@ -140,8 +162,9 @@ inline const CsrkSizeModel* csrk_model_named(const std::string& name) {
 ///   k = 3 adds SSRS = 8, not measured).
 inline CsrkSizes csrk_default_sizes(const DeviceProfile& profile, int k, double rdensity) {
   CsrkSizes s;
-  if (const CsrkSizeModel* model = csrk_model_named(profile.csrk_model)) {
-    s = csrk_model_sizes(*model, rdensity);
+  CsrkSizeModel model{};
+  if (csrk_model_of(profile, model)) {
+    s = csrk_model_sizes(model, rdensity);
     if (k == 2) {
       s.super_row_size *= s.super_super_row_size;
       s.super_super_row_size = 1;

@@ -47,7 +47,13 @@ struct DeviceProfile {
   int oversubscription = 0;         ///< omega of the warp-chunk kernels; 0 = 000 §3.2.2's rule by nonzeros
   int merge_path_items = 8;         ///< CSR merge_path: merge-path items (rows + nonzeros) per lane of a tile; hosts: 0 = the rule of select.hpp (host_tiles_per_thread)
   int csrk_k = 2;                   ///< CSR-k levels when the caller leaves k = 0
-  std::string csrk_model = "none";  ///< 002 §4.1 size model ("hopper", "ampere", "volta") or "none" = fixed sizes
+  std::string csrk_model = "none";  ///< 002 §4.1 size model ("hopper", "ampere", "volta", "fitted": the csrk_*_constant/log keys) or "none" = fixed sizes
+  // csrk_model "fitted": kobalt-tune's size model SSRS = round(a - b ln r),
+  // SRS = round(c - d ln r) (tuning/fit_csrk.hpp), without 002's case rules.
+  double csrk_ssrs_constant = 0;  ///< a of a fitted model
+  double csrk_ssrs_log = 0;       ///< b of a fitted model (may be negative)
+  double csrk_srs_constant = 0;   ///< c of a fitted model
+  double csrk_srs_log = 0;        ///< d of a fitted model (may be negative)
   std::int64_t csrk_super_row_size = 96;       ///< SRS when csrk_model is "none"
   std::int64_t csrk_super_super_row_size = 8;  ///< SSRS when csrk_model is "none"
   int x_rows_min_rhs = 0;           ///< GPUs: rank-2 applies with at least this many right-hand sides may gather x from a row-major copy (tuning/x_rows.hpp); 0 = never
@@ -181,7 +187,7 @@ inline std::string trim(const std::string& s) {
 /// Applies a JSON profile file on top of `p`: one flat object of
 /// "key": value pairs, keys named as DeviceProfile's tuning fields
 /// (team_threads, rows_per_team, entries_per_thread, warps_per_cu, oversubscription, merge_path_items, csrk_k, csrk_model,
-/// csrk_super_row_size, csrk_super_super_row_size, x_rows_min_rhs, auto_min_convert_nnz,
+/// csrk_ssrs_constant, csrk_ssrs_log, csrk_srs_constant, csrk_srs_log, csrk_super_row_size, csrk_super_super_row_size, x_rows_min_rhs, auto_min_convert_nnz,
 /// auto_hybrid_min_nnz, auto_ell_speedup, auto_hybrid_speedup, auto_ell_setup_spmvs,
 /// auto_hybrid_setup_spmvs, bandwidth_gbs) plus an
 /// optional "name" that must occur in the device's name. Throws io_error
@@ -235,6 +241,14 @@ inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
         fail(vstart, "\"" + key + "\" = " + value + " is not a number >= 0");
       return v;
     };
+    auto real = [&]() {  // any finite number, negative ones included
+      if (quoted) fail(vstart, "\"" + key + "\" must be a number");
+      char* end = nullptr;
+      const double v = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end != '\0' || !(v >= -1e15 && v <= 1e15))
+        fail(vstart, "\"" + key + "\" = " + value + " is not a number in [-1e15, 1e15]");
+      return v;
+    };
     auto whole = [&](double lo, double hi) {
       const double v = number();
       if (v != static_cast<double>(static_cast<std::int64_t>(v)) || v < lo || v > hi)
@@ -266,9 +280,19 @@ inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
       p.csrk_k = static_cast<int>(whole(2, 3));
     } else if (key == "csrk_model") {
       if (!quoted ||
-          (value != "hopper" && value != "ampere" && value != "volta" && value != "none"))
-        fail(vstart, "\"csrk_model\" must be \"hopper\", \"ampere\", \"volta\" or \"none\"");
+          (value != "hopper" && value != "ampere" && value != "volta" && value != "fitted" &&
+           value != "none"))
+        fail(vstart,
+             "\"csrk_model\" must be \"hopper\", \"ampere\", \"volta\", \"fitted\" or \"none\"");
       p.csrk_model = value;
+    } else if (key == "csrk_ssrs_constant") {
+      p.csrk_ssrs_constant = real();
+    } else if (key == "csrk_ssrs_log") {
+      p.csrk_ssrs_log = real();
+    } else if (key == "csrk_srs_constant") {
+      p.csrk_srs_constant = real();
+    } else if (key == "csrk_srs_log") {
+      p.csrk_srs_log = real();
     } else if (key == "x_rows_min_rhs") {
       p.x_rows_min_rhs = static_cast<int>(whole(0, int_max));
     } else if (key == "auto_min_convert_nnz") {
@@ -315,6 +339,10 @@ inline void write_profile_file(const DeviceProfile& p, const std::string& path) 
         << "  \"merge_path_items\": " << p.merge_path_items << ",\n"
         << "  \"csrk_k\": " << p.csrk_k << ",\n"
         << "  \"csrk_model\": \"" << p.csrk_model << "\",\n"
+        << "  \"csrk_ssrs_constant\": " << p.csrk_ssrs_constant << ",\n"
+        << "  \"csrk_ssrs_log\": " << p.csrk_ssrs_log << ",\n"
+        << "  \"csrk_srs_constant\": " << p.csrk_srs_constant << ",\n"
+        << "  \"csrk_srs_log\": " << p.csrk_srs_log << ",\n"
         << "  \"csrk_super_row_size\": " << p.csrk_super_row_size << ",\n"
         << "  \"csrk_super_super_row_size\": " << p.csrk_super_super_row_size << ",\n"
         << "  \"x_rows_min_rhs\": " << p.x_rows_min_rhs << ",\n"

@@ -130,5 +130,29 @@ TEST(CsrkSizes, HopperModelIsTheMeasuredConstant) {
   }
 }
 
+// kobalt-tune's "fitted" model: the profile's four coefficients, no case
+// rules (a case-2 rdensity keeps the formula's sizes), each size >= 1.
+TEST(CsrkSizes, FittedModelReadsTheProfilesCoefficients) {
+  DeviceProfile p = test::fake_gpu_profile();
+  p.csrk_model = "fitted";
+  p.csrk_ssrs_constant = 20;
+  p.csrk_ssrs_log = 4;
+  p.csrk_srs_constant = 6;
+  p.csrk_srs_log = -2;  // sizes that grow with rdensity are allowed
+  CsrkSizeModel m{};
+  ASSERT_TRUE(csrk_model_of(p, m));
+  EXPECT_STREQ(m.name, "fitted");
+  const CsrkSizes at1 = csrk_default_sizes(p, 3, 1.0);
+  EXPECT_EQ(at1.super_super_row_size, 20);
+  EXPECT_EQ(at1.super_row_size, 6);
+  const double r = 12.0;  // case 2: no adjustment
+  const CsrkSizes at12 = csrk_default_sizes(p, 3, r);
+  EXPECT_EQ(at12.super_super_row_size, round_half_up(20 - 4 * std::log(r)));
+  EXPECT_EQ(at12.super_row_size, round_half_up(6 + 2 * std::log(r)));
+  EXPECT_EQ(csrk_default_sizes(p, 3, 1e9).super_super_row_size, 1);  // clamped
+  p.csrk_model = "none";
+  EXPECT_FALSE(csrk_model_of(p, m));
+}
+
 }  // namespace
 }  // namespace kobalt::tuning

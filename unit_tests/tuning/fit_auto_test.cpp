@@ -79,7 +79,12 @@ TEST(ProfileWriter, RoundTripsEveryKey) {
   p.auto_hybrid_min_nnz = tuning::fit_never_nnz;
   p.auto_ell_speedup = 1.0 / 3.0;
   p.auto_hybrid_setup_spmvs = 41.5;
-  p.csrk_model = "hopper";
+  p.csrk_model = "fitted";
+  p.csrk_ssrs_constant = 31.25;
+  p.csrk_ssrs_log = -0.125;  // negative coefficients round-trip too
+  p.csrk_srs_constant = 1.0 / 7.0;
+  p.csrk_srs_log = 2.5;
+  p.csrk_super_row_size = 384;
   p.merge_path_items = 12;
   const std::string path = ::testing::TempDir() + "kobalt_profile_roundtrip.json";
   tuning::write_profile_file(p, path);
@@ -91,7 +96,12 @@ TEST(ProfileWriter, RoundTripsEveryKey) {
   EXPECT_EQ(q.auto_hybrid_min_nnz, tuning::fit_never_nnz);
   EXPECT_EQ(q.auto_ell_speedup, 1.0 / 3.0);  // 17 digits: the same double
   EXPECT_EQ(q.auto_hybrid_setup_spmvs, 41.5);
-  EXPECT_EQ(q.csrk_model, "hopper");
+  EXPECT_EQ(q.csrk_model, "fitted");
+  EXPECT_EQ(q.csrk_ssrs_constant, 31.25);
+  EXPECT_EQ(q.csrk_ssrs_log, -0.125);
+  EXPECT_EQ(q.csrk_srs_constant, 1.0 / 7.0);
+  EXPECT_EQ(q.csrk_srs_log, 2.5);
+  EXPECT_EQ(q.csrk_super_row_size, 384);
   EXPECT_EQ(q.merge_path_items, 12);
   EXPECT_EQ(q.source, "file: " + path);
   std::remove(path.c_str());

@@ -242,6 +242,23 @@ TEST(ProfileFile, ErrorsNameTheLine) {
   expect_profile_error("\n\"team_threads\": 64\n", 1, "no object", h200);
   expect_profile_error("{\n  \"auto_min_convert_nnz\": -1\n}\n", 2, "negative threshold", h200);
   expect_profile_error("{\n\n  \"auto_hybrid_min_nnz\": 1e6x\n}\n", 3, "bad threshold", h200);
+  expect_profile_error("{\n  \"csrk_srs_log\": \"-1.5\"\n}\n", 2, "quoted coefficient", h200);
+  expect_profile_error("{\n  \"csrk_ssrs_constant\": -2e16\n}\n", 2, "coefficient out of range",
+                       h200);
+  expect_profile_error("{\n  \"csrk_ssrs_log\": nan\n}\n", 2, "coefficient nan", h200);
+}
+
+TEST(ProfileFile, FittedCsrkModelTakesSignedCoefficients) {
+  const TempFile f(
+      "{\"csrk_model\": \"fitted\", \"csrk_ssrs_constant\": 12.5, \"csrk_ssrs_log\": -0.75,\n"
+      " \"csrk_srs_constant\": 9, \"csrk_srs_log\": 1.25}");
+  DeviceProfile p = tuning::builtin_profile(host_info());
+  tuning::apply_profile_file(p, f.path());
+  EXPECT_EQ(p.csrk_model, "fitted");
+  EXPECT_EQ(p.csrk_ssrs_constant, 12.5);
+  EXPECT_EQ(p.csrk_ssrs_log, -0.75);
+  EXPECT_EQ(p.csrk_srs_constant, 9);
+  EXPECT_EQ(p.csrk_srs_log, 1.25);
 }
 
 TEST(ProfileFile, MissingFileThrowsWithLineZero) {
