@@ -117,15 +117,13 @@ void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
         partial += count(t);
         if (final) count(t) = partial;
       });
+  // The compaction's total is the number of distinct lengths: sized by
+  // bins (an upper bound), the arrays need no counting pass first (one
+  // launch and one device-to-host wait fewer, each about a launch floor
+  // of 14 us on the H200: perf_tests/results/h200/launch_floor.txt).
+  count_view lengths(compat::uninitialized("kobalt::tuning::distinct_lengths"), bins);
+  count_view up_to(compat::uninitialized("kobalt::tuning::rows_up_to"), bins);
   std::int64_t distinct = 0;
-  Kokkos::parallel_reduce(
-      "kobalt::tuning::analyze::distinct", range_policy<ExecutionSpace>(exec, 0, bins),
-      KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& n) {
-        if (count(t) != (t == 0 ? 0 : count(t - 1))) ++n;
-      },
-      distinct);
-  count_view lengths(compat::uninitialized("kobalt::tuning::distinct_lengths"), distinct);
-  count_view up_to(compat::uninitialized("kobalt::tuning::rows_up_to"), distinct);
   Kokkos::parallel_scan(
       "kobalt::tuning::analyze::compact", range_policy<ExecutionSpace>(exec, 0, bins),
       KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& slot, const bool final) {
@@ -135,9 +133,13 @@ void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
           up_to(slot) = count(t);
         }
         ++slot;
-      });
-  auto lengths_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), lengths);
-  auto up_to_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), up_to);
+      },
+      distinct);
+  const std::pair<std::int64_t, std::int64_t> used(0, distinct);
+  auto lengths_h =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(lengths, used));
+  auto up_to_h =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(up_to, used));
   s.row_lengths.assign(lengths_h.data(), lengths_h.data() + distinct);
   s.rows_up_to.assign(up_to_h.data(), up_to_h.data() + distinct);
 }
@@ -155,31 +157,29 @@ MatrixStats analyze_rows(const ExecutionSpace& exec, std::int64_t rows, std::int
   s.nnz = nnz;
   if (s.rows == 0) return s;
   compat::ScopedRegion region("kobalt::tuning::analyze");
+  // One pass: the mean is nnz / rows before any row is read, so the
+  // extrema, the empty rows and the squares around the mean share a launch.
+  s.mean_row_nnz = static_cast<double>(s.nnz) / static_cast<double>(s.rows);
+  const double mean = s.mean_row_nnz;
   std::int64_t min_len = 0, max_len = 0;
   std::int64_t empty = 0;
+  double squares = 0.0;
   Kokkos::parallel_reduce(
-      "kobalt::tuning::analyze::extrema", range_policy<ExecutionSpace>(exec, 0, s.rows),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& lo, std::int64_t& hi, std::int64_t& e) {
+      "kobalt::tuning::analyze::rows", range_policy<ExecutionSpace>(exec, 0, s.rows),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& lo, std::int64_t& hi, std::int64_t& e,
+                    double& acc) {
         const std::int64_t len = static_cast<std::int64_t>(length(i));
         if (len < lo) lo = len;
         if (len > hi) hi = len;
         if (len == 0) ++e;
+        const double d = static_cast<double>(len) - mean;
+        acc += d * d;
       },
       Kokkos::Min<std::int64_t>(min_len), Kokkos::Max<std::int64_t>(max_len),
-      Kokkos::Sum<std::int64_t>(empty));
+      Kokkos::Sum<std::int64_t>(empty), Kokkos::Sum<double>(squares));
   s.min_row_nnz = min_len;
   s.max_row_nnz = max_len;
   s.empty_rows = empty;
-  s.mean_row_nnz = static_cast<double>(s.nnz) / static_cast<double>(s.rows);
-  const double mean = s.mean_row_nnz;
-  double squares = 0.0;
-  Kokkos::parallel_reduce(
-      "kobalt::tuning::analyze::variance", range_policy<ExecutionSpace>(exec, 0, s.rows),
-      KOKKOS_LAMBDA(const std::int64_t i, double& acc) {
-        const double d = static_cast<double>(length(i)) - mean;
-        acc += d * d;
-      },
-      Kokkos::Sum<double>(squares));
   s.variance_row_nnz = squares / static_cast<double>(s.rows);
   detail::row_length_distribution(exec, s.rows, max_len, length, s);
   return s;
