@@ -72,8 +72,15 @@ void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
                              std::int64_t max_len, const RowLength& length, MatrixStats& s) {
   using count_view = Kokkos::View<std::int64_t*, typename ExecutionSpace::memory_space>;
   const std::int64_t bins = max_len + 1;
-  count_view count(Kokkos::view_alloc(exec, std::string("kobalt::tuning::row_length_histogram")),
-                   bins);
+  // One zeroed device buffer: the histogram's bins, then room for a
+  // (length, rows up to it) pair per bin. One allocation instead of three
+  // and one copy to the host instead of two: the analysis of landmark (1.1e6
+  // nonzeros) took 162 us = 7.1 CSR SpMVs on the H200 with three (2026-11-24,
+  // perf_tests/results/h200/auto_tuned_53215fc.json), issue 16 asks < 5.
+  count_view work(Kokkos::view_alloc(exec, std::string("kobalt::tuning::row_length_histogram")),
+                  3 * bins);
+  const auto count = Kokkos::subview(work, std::make_pair(std::int64_t(0), bins));
+  const auto pairs = Kokkos::subview(work, std::make_pair(bins, 3 * bins));
   // Each team counts its rows' short lengths in team scratch and adds its
   // non-empty bins once: a global atomic per row piles millions of
   // increments onto the few bins of a regular matrix (all rows of a 7-point
@@ -117,31 +124,31 @@ void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
         partial += count(t);
         if (final) count(t) = partial;
       });
-  // The compaction's total is the number of distinct lengths: sized by
-  // bins (an upper bound), the arrays need no counting pass first (one
-  // launch and one device-to-host wait fewer, each about a launch floor
-  // of 14 us on the H200: perf_tests/results/h200/launch_floor.txt).
-  count_view lengths(compat::uninitialized("kobalt::tuning::distinct_lengths"), bins);
-  count_view up_to(compat::uninitialized("kobalt::tuning::rows_up_to"), bins);
+  // The compaction's total is the number of distinct lengths, so the pairs
+  // need no counting pass first (one launch and one device-to-host wait
+  // fewer, each about a launch floor of 14 us on the H200:
+  // perf_tests/results/h200/launch_floor.txt).
   std::int64_t distinct = 0;
   Kokkos::parallel_scan(
       "kobalt::tuning::analyze::compact", range_policy<ExecutionSpace>(exec, 0, bins),
       KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& slot, const bool final) {
         if (count(t) == (t == 0 ? 0 : count(t - 1))) return;
         if (final) {
-          lengths(slot) = t;
-          up_to(slot) = count(t);
+          pairs(2 * slot) = t;
+          pairs(2 * slot + 1) = count(t);
         }
         ++slot;
       },
       distinct);
-  const std::pair<std::int64_t, std::int64_t> used(0, distinct);
-  auto lengths_h =
-      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(lengths, used));
-  auto up_to_h =
-      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(up_to, used));
-  s.row_lengths.assign(lengths_h.data(), lengths_h.data() + distinct);
-  s.rows_up_to.assign(up_to_h.data(), up_to_h.data() + distinct);
+  Kokkos::View<std::int64_t*, Kokkos::HostSpace> pairs_h(
+      compat::uninitialized("kobalt::tuning::distinct_lengths"), 2 * distinct);
+  Kokkos::deep_copy(pairs_h, Kokkos::subview(pairs, std::make_pair(std::int64_t(0), 2 * distinct)));
+  s.row_lengths.resize(static_cast<std::size_t>(distinct));
+  s.rows_up_to.resize(static_cast<std::size_t>(distinct));
+  for (std::int64_t d = 0; d < distinct; ++d) {
+    s.row_lengths[d] = pairs_h(2 * d);
+    s.rows_up_to[d] = pairs_h(2 * d + 1);
+  }
 }
 }  // namespace detail
 
