@@ -65,18 +65,19 @@ struct MatrixStats {
 namespace detail {
 /// The row-length distribution of 000 eq. (6): a device histogram of the
 /// lengths (team-scratch counts of the short lengths, atomic increments of
-/// the rest), an inclusive scan over it, and a compaction of the non-empty
-/// bins, copied to the host. O(rows + max_len) work, no sort.
+/// the rest) and a compaction of the non-empty bins, copied to the host and
+/// cumulated there. O(rows + max_len) work, no sort.
 template <class ExecutionSpace, class RowLength>
 void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
                              std::int64_t max_len, const RowLength& length, MatrixStats& s) {
   using count_view = Kokkos::View<std::int64_t*, typename ExecutionSpace::memory_space>;
   const std::int64_t bins = max_len + 1;
   // One zeroed device buffer: the histogram's bins, then room for a
-  // (length, rows up to it) pair per bin. One allocation instead of three
-  // and one copy to the host instead of two: the analysis of landmark (1.1e6
-  // nonzeros) took 162 us = 7.1 CSR SpMVs on the H200 with three (2026-11-24,
-  // perf_tests/results/h200/auto_tuned_53215fc.json), issue 16 asks < 5.
+  // (length, rows of that length) pair per bin. One allocation instead of
+  // three and one copy to the host instead of two: the analysis of landmark
+  // (1.1e6 nonzeros) took 162 us = 7.1 CSR SpMVs on the H200 before these
+  // changes (2026-11-24, perf_tests/results/h200/auto_tuned_53215fc.json);
+  // issue 16 asks < 5.
   count_view work(Kokkos::view_alloc(exec, std::string("kobalt::tuning::row_length_histogram")),
                   3 * bins);
   const auto count = Kokkos::subview(work, std::make_pair(std::int64_t(0), bins));
@@ -118,21 +119,17 @@ void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
           if (local[b] != 0) Kokkos::atomic_add(&count(b), std::int64_t(local[b]));
         });
       });
-  Kokkos::parallel_scan(
-      "kobalt::tuning::analyze::cumulate", range_policy<ExecutionSpace>(exec, 0, bins),
-      KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& partial, const bool final) {
-        partial += count(t);
-        if (final) count(t) = partial;
-      });
-  // The compaction's total is the number of distinct lengths, so the pairs
-  // need no counting pass first (one launch and one device-to-host wait
-  // fewer, each about a launch floor of 14 us on the H200:
-  // perf_tests/results/h200/launch_floor.txt).
+  // The non-empty bins compacted into (length, rows of that length) pairs;
+  // the scan's total is their number, and the host cumulates the counts
+  // (distinct lengths only). Against a device scan of the counts and a
+  // counting pass before the compaction, two launches and one
+  // device-to-host wait fewer, each about a launch floor of 14 us on the
+  // H200 (perf_tests/results/h200/launch_floor.txt).
   std::int64_t distinct = 0;
   Kokkos::parallel_scan(
       "kobalt::tuning::analyze::compact", range_policy<ExecutionSpace>(exec, 0, bins),
       KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& slot, const bool final) {
-        if (count(t) == (t == 0 ? 0 : count(t - 1))) return;
+        if (count(t) == 0) return;
         if (final) {
           pairs(2 * slot) = t;
           pairs(2 * slot + 1) = count(t);
@@ -145,9 +142,11 @@ void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
   Kokkos::deep_copy(pairs_h, Kokkos::subview(pairs, std::make_pair(std::int64_t(0), 2 * distinct)));
   s.row_lengths.resize(static_cast<std::size_t>(distinct));
   s.rows_up_to.resize(static_cast<std::size_t>(distinct));
+  std::int64_t rows_so_far = 0;
   for (std::int64_t d = 0; d < distinct; ++d) {
+    rows_so_far += pairs_h(2 * d + 1);
     s.row_lengths[d] = pairs_h(2 * d);
-    s.rows_up_to[d] = pairs_h(2 * d + 1);
+    s.rows_up_to[d] = rows_so_far;
   }
 }
 }  // namespace detail
