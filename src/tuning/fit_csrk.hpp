@@ -97,8 +97,15 @@ inline std::string describe_candidate(const CsrkCandidate& c, int k) {
   for (; shown < 26; ++shown) s << ' ';
   CsrkSizeModel m{};
   if (k == 3 && csrk_model_of(c.profile, m)) {
-    s << std::fixed << std::setprecision(3) << " SSRS = " << m.ssrs_constant << " - "
-      << m.ssrs_log << " ln r, SRS = " << m.srs_constant << " - " << m.srs_log << " ln r"
+    // a - b ln r, with "+ |b|" where b < 0 (sizes that grow with density).
+    const auto minus_log = [](double b) {
+      std::ostringstream t;
+      t << std::fixed << std::setprecision(3) << (b < 0 ? " + " : " - ") << (b < 0 ? -b : b)
+        << " ln r";
+      return t.str();
+    };
+    s << std::fixed << std::setprecision(3) << " SSRS = " << m.ssrs_constant
+      << minus_log(m.ssrs_log) << ", SRS = " << m.srs_constant << minus_log(m.srs_log)
       << (c.profile.csrk_model == "volta" || c.profile.csrk_model == "ampere"
               ? " (+ 002's case rules)"
               : "");
