@@ -151,12 +151,13 @@ void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
 }
 }  // namespace detail
 
-/// Row statistics from a device-callable `length(i)` (entries of row i), on
-/// `exec`: min/max/empty rows, the variance around the mean (numerically
-/// safer than a sum of squares) and the row-length distribution.
+/// Row moments from a device-callable `length(i)` (entries of row i), on
+/// `exec`, in one reduction: min/max/empty rows and the variance around the
+/// mean (numerically safer than a sum of squares). No row-length
+/// distribution (analyze_rows adds it).
 template <class ExecutionSpace, class RowLength>
-MatrixStats analyze_rows(const ExecutionSpace& exec, std::int64_t rows, std::int64_t cols,
-                         std::int64_t nnz, const RowLength& length) {
+MatrixStats row_moments(const ExecutionSpace& exec, std::int64_t rows, std::int64_t cols,
+                        std::int64_t nnz, const RowLength& length) {
   MatrixStats s;
   s.rows = rows;
   s.cols = cols;
@@ -187,7 +188,18 @@ MatrixStats analyze_rows(const ExecutionSpace& exec, std::int64_t rows, std::int
   s.max_row_nnz = max_len;
   s.empty_rows = empty;
   s.variance_row_nnz = squares / static_cast<double>(s.rows);
-  detail::row_length_distribution(exec, s.rows, max_len, length, s);
+  return s;
+}
+
+/// Row statistics from a device-callable `length(i)`, on `exec`:
+/// row_moments and the row-length distribution.
+template <class ExecutionSpace, class RowLength>
+MatrixStats analyze_rows(const ExecutionSpace& exec, std::int64_t rows, std::int64_t cols,
+                         std::int64_t nnz, const RowLength& length) {
+  MatrixStats s = row_moments(exec, rows, cols, nnz, length);
+  if (s.rows == 0) return s;
+  compat::ScopedRegion region("kobalt::tuning::analyze");
+  detail::row_length_distribution(exec, s.rows, s.max_row_nnz, length, s);
   return s;
 }
 
@@ -233,6 +245,26 @@ MatrixStats analyze(const ExecutionSpace& exec, const Matrix& a) {
     const auto len = kobalt::row_lengths(exec, a);
     return analyze_rows(exec, a.rows(), a.cols(), a.nnz(),
                         detail::stored_row_length<std::decay_t<decltype(len)>>{len});
+  }
+}
+
+/// The statistics of analyze without the row-length distribution (so
+/// quantile() has nothing to read): one reduction on `exec`, one wait for
+/// its result. Enough for every decision but Hybrid's partition; the
+/// automatic handle chooses from it (plan/auto_handle.hpp).
+template <class ExecutionSpace, class Matrix>
+MatrixStats analyze_moments(const ExecutionSpace& exec, const Matrix& a) {
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "kobalt::tuning::analyze_moments: the first argument must be an execution space "
+                "instance");
+  if constexpr (detail::has_row_ptr<Matrix>::value) {
+    using view = std::decay_t<decltype(a.row_ptr())>;
+    return row_moments(exec, a.rows(), a.cols(), a.nnz(),
+                       detail::pointer_row_length<view>{a.row_ptr()});
+  } else {
+    const auto len = kobalt::row_lengths(exec, a);
+    return row_moments(exec, a.rows(), a.cols(), a.nnz(),
+                       detail::stored_row_length<std::decay_t<decltype(len)>>{len});
   }
 }
 
