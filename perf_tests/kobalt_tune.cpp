@@ -5,7 +5,7 @@
 // for regular matrices, Hybrid for irregular ones) and fits the auto_* keys
 // (tuning/fit_auto.hpp); it sweeps CSR-k's sizes over seed 002's grid and
 // fits them (tuning/fit_csrk.hpp), and on GPUs sweeps merge_path's items
-// per lane (tuning/fit_sweep.hpp). It writes a profile JSON that
+// per lane and the warp-chunk kernels' omega (tuning/fit_sweep.hpp). It writes a profile JSON that
 // KOBALT_PROFILE=FILE applies. See --help.
 #include "device_clock.hpp"
 #include "device_info.hpp"
@@ -26,6 +26,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -45,9 +46,21 @@ const std::vector<std::string> default_training = {
     "tall:2000000,200000,6", "rmat:18,16", "zipf:1000000,10", "circuit:2000000,20,50000",
     "arrow:200000", "lap2d:300",         "uniform:100000,8",        "rmat:14,16"};
 
-/// merge_path's items per lane swept on GPUs (the profile's merge_path_items;
-/// the H200's 8 was chosen from 4 / 8 / 16 by hand, profile.hpp).
-const std::vector<int> merge_path_items_sweep = {4, 6, 8, 12, 16};
+/// A profile key kobalt-tune sweeps on GPUs: its candidate values, and
+/// which training matrices and format time it.
+struct KeySweep {
+  const char* key;          ///< the profile key
+  std::vector<int> values;  ///< candidates
+  const char* on;           ///< the matrices it is timed on, for the report
+};
+/// merge_path's items per lane, on the matrices csr::automatic runs with
+/// merge_path (the H200's 8 was chosen from 4 / 8 / 16 by hand, profile.hpp).
+const KeySweep merge_path_items_sweep = {
+    "merge_path_items", {4, 6, 8, 12, 16}, "csr::automatic runs merge_path"};
+/// The warp-chunk kernels' omega (000 §3.2.2; 0 = its rule by nonzeros), on
+/// Hybrid's COO part for the matrices the automatic rules send to Hybrid.
+const KeySweep oversubscription_sweep = {
+    "oversubscription", {0, 2, 4, 8, 16, 32}, "irregular (Hybrid's COO part)"};
 
 const char* usage =
     "usage: kobalt-tune [--out FILE] [--budget S] [--sweep-budget S] [--triad-mib M]\n"
@@ -68,8 +81,9 @@ const char* usage =
     "  hosts: §4.2's geometric mean of the best SRS) on every matrix, and keeps\n"
     "  the one closest to each matrix's grid best (tuning/fit_csrk.hpp);\n"
     "- GPUs: times CSR merge_path with 4, 6, 8, 12 and 16 items per lane on\n"
-    "  the matrices csr::automatic runs with merge_path, and keeps the best\n"
-    "  (merge_path_items).\n"
+    "  the matrices csr::automatic runs with merge_path (merge_path_items),\n"
+    "  and Hybrid with omega 0 (000's rule), 2, 4, 8, 16 and 32 on the\n"
+    "  irregular ones (oversubscription); keeps the best of each.\n"
     "It writes the whole profile as JSON, atomically (FILE.tmp renamed over\n"
     "FILE at the end: an interrupted run writes nothing). Use it with\n"
     "KOBALT_PROFILE=FILE. fp64 values, int32 indices.\n"
@@ -80,7 +94,8 @@ const char* usage =
     "--out FILE      the profile to write (default kobalt-profile.json)\n"
     "--budget S      timed seconds per CSR and conversion measurement\n"
     "                (default 0.2)\n"
-    "--sweep-budget S  timed seconds per point of the CSR-k and merge_path\n"
+    "--sweep-budget S  timed seconds per point of the CSR-k, merge_path and\n"
+    "                omega sweeps\n"
     "                sweeps (default: a tenth of --budget)\n"
     "--triad-mib M   MiB per triad array (default: kobalt-bench's, 8x the\n"
     "                last-level cache)\n"
@@ -220,37 +235,45 @@ tuning::SweepSample csrk_grid_sample(const std::string& name, const Csr<value_t,
   return s;
 }
 
-/// CSR merge_path on one matrix with each of merge_path_items_sweep.
-tuning::SweepSample merge_path_sample(const std::string& name, const Csr<value_t, index_t>& csr,
-                                      const tuning::DeviceProfile& base, const view& x,
-                                      const view& y, double budget, bench::DeviceClock& clock) {
+/// The profile with `key` set to `value` (the keys KeySweep names).
+tuning::DeviceProfile with_key(tuning::DeviceProfile p, const std::string& key, int value) {
+  if (key == "merge_path_items") p.merge_path_items = value;
+  else if (key == "oversubscription") p.oversubscription = value;
+  else throw std::logic_error("kobalt-tune: no sweep for the key " + key);
+  return p;
+}
+
+/// One matrix timed with each value of `sweep`: apply_with(profile) builds
+/// the handle with that profile and returns the seconds of one apply.
+template <class ApplyWith>
+tuning::SweepSample key_sample(const std::string& name, const Csr<value_t, index_t>& csr,
+                               const tuning::DeviceProfile& base, const KeySweep& sweep,
+                               ApplyWith&& apply_with) {
   tuning::SweepSample s{name, rdensity(csr), {}};
-  for (const int items : merge_path_items_sweep) {
-    tuning::DeviceProfile p = base;
-    p.merge_path_items = items;
-    const SpmvHandle<Csr<value_t, index_t>, exec> handle(exec(), csr, csr::merge_path{}, p);
-    s.seconds.push_back(apply_seconds(handle, csr, x, y, budget, clock));
-  }
+  for (const int v : sweep.values) s.seconds.push_back(apply_with(with_key(base, sweep.key, v)));
   return s;
 }
 
-/// merge_path_items from the sweep's samples: the value with the highest
-/// share of each matrix's best; the report lists every value's share.
-void fit_merge_path_items(const std::vector<tuning::SweepSample>& samples,
-                          tuning::DeviceProfile& profile, std::ostream& report) {
+/// The sweep's key from its samples: the value with the highest share of
+/// each matrix's best; the report lists every value's share. No samples:
+/// the key stays.
+void fit_key(const KeySweep& sweep, const std::vector<tuning::SweepSample>& samples,
+             tuning::DeviceProfile& profile, std::ostream& report) {
   if (samples.empty()) {
-    report << "merge_path_items = " << profile.merge_path_items
-           << " (kept: no training matrix runs csr::automatic as merge_path)\n";
+    report << sweep.key << " kept: no training matrix where " << sweep.on << "\n";
     return;
   }
-  report << "merge_path items per lane, apply time as a share of each matrix's best over "
-         << samples.size() << " matrices (geometric mean):";
-  for (std::size_t c = 0; c < merge_path_items_sweep.size(); ++c)
-    report << " " << merge_path_items_sweep[c] << ": " << std::fixed << std::setprecision(3)
+  report << sweep.key << ", apply time as a share of each matrix's best over " << samples.size()
+         << " matrices where " << sweep.on << " (geometric mean):";
+  for (std::size_t c = 0; c < sweep.values.size(); ++c)
+    report << " " << sweep.values[c] << ": " << std::fixed << std::setprecision(3)
            << tuning::candidate_share(samples, c) << std::defaultfloat;
-  profile.merge_path_items =
-      merge_path_items_sweep[tuning::best_constant(samples, merge_path_items_sweep.size())];
-  report << "\nmerge_path_items = " << profile.merge_path_items << "\n";
+  profile = with_key(profile, sweep.key,
+                     sweep.values[tuning::best_constant(samples, sweep.values.size())]);
+  report << "\n" << sweep.key << " = " << (sweep.key == std::string("merge_path_items")
+                                                ? profile.merge_path_items
+                                                : profile.oversubscription)
+         << "\n";
 }
 
 /// x = 1 and y of the matrix's shape.
@@ -305,7 +328,7 @@ int main(int argc, char** argv) {
     const int k = base.csrk_k;
     const auto grid = tuning::csrk_sweep_grid(k);
     std::vector<tuning::AutoSample> samples;
-    std::vector<tuning::SweepSample> csrk_samples, merge_samples;
+    std::vector<tuning::SweepSample> csrk_samples, merge_samples, omega_samples;
     // Pass 1: CSR, the rules' conversion, CSR-k's grid, merge_path's items.
     Kokkos::Timer elapsed;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -318,7 +341,24 @@ int main(int argc, char** argv) {
       csrk_samples.push_back(
           csrk_grid_sample(in.name, in.csr, k, grid, x, y, o.sweep_budget, clock, line));
       if (base.gpu && std::holds_alternative<csr::merge_path>(tuning::resolve_csr(stats, base).first))
-        merge_samples.push_back(merge_path_sample(in.name, in.csr, base, x, y, o.sweep_budget, clock));
+        merge_samples.push_back(key_sample(in.name, in.csr, base, merge_path_items_sweep,
+                                           [&](const tuning::DeviceProfile& p) {
+                                             const SpmvHandle<Csr<value_t, index_t>, exec> h(
+                                                 space, in.csr, csr::merge_path{}, p);
+                                             return apply_seconds(h, in.csr, x, y, o.sweep_budget, clock);
+                                           }));
+      if (base.gpu && !stats.regular()) {
+        try {
+          const auto hybrid = to_hybrid(space, in.csr);
+          omega_samples.push_back(key_sample(in.name, in.csr, base, oversubscription_sweep,
+                                             [&](const tuning::DeviceProfile& p) {
+                                               const SpmvHandle<std::decay_t<decltype(hybrid)>, exec> h(space, hybrid, {}, p);
+                                               return apply_seconds(h, hybrid, x, y, o.sweep_budget, clock);
+                                             }));
+        } catch (const format_too_large&) {
+          // too large here: not a sample
+        }
+      }
       progress("pass 1 of 2", i, inputs.size(), in.name, line, elapsed);
     }
     const auto fit = tuning::fit_auto(samples, base);
@@ -343,7 +383,10 @@ int main(int argc, char** argv) {
         tuning::fit_csrk(csrk_samples, grid, k, candidates, candidate_seconds, fit.profile);
     std::cout << csrk_fit.report;
     tuning::DeviceProfile profile = csrk_fit.profile;
-    if (base.gpu) fit_merge_path_items(merge_samples, profile, std::cout);
+    if (base.gpu) {
+      fit_key(merge_path_items_sweep, merge_samples, profile, std::cout);
+      fit_key(oversubscription_sweep, omega_samples, profile, std::cout);
+    }
     tuning::write_profile_file(profile, o.out);
     std::cout << "wrote " << o.out << " (use it with KOBALT_PROFILE=" << o.out << ")\n";
     return 0;
