@@ -5,8 +5,8 @@
 // for regular matrices, Hybrid for irregular ones) and fits the auto_* keys
 // (tuning/fit_auto.hpp); it sweeps CSR-k's sizes over seed 002's grid and
 // fits them (tuning/fit_csrk.hpp), and on GPUs sweeps merge_path's items
-// per lane and the warp-chunk kernels' omega (tuning/fit_sweep.hpp). It writes a profile JSON that
-// KOBALT_PROFILE=FILE applies. See --help.
+// per lane and the warp-chunk kernels' omega (tuning/fit_sweep.hpp). It
+// writes a profile JSON that KOBALT_PROFILE=FILE applies. See --help.
 #include "device_clock.hpp"
 #include "device_info.hpp"
 #include "inputs.hpp"
@@ -95,8 +95,7 @@ const char* usage =
     "--budget S      timed seconds per CSR and conversion measurement\n"
     "                (default 0.2)\n"
     "--sweep-budget S  timed seconds per point of the CSR-k, merge_path and\n"
-    "                omega sweeps\n"
-    "                sweeps (default: a tenth of --budget)\n"
+    "                omega sweeps (default: a tenth of --budget)\n"
     "--triad-mib M   MiB per triad array (default: kobalt-bench's, 8x the\n"
     "                last-level cache)\n"
     "--help          this text\n"
@@ -199,10 +198,9 @@ tuning::AutoSample measure(const std::string& name, const Csr<value_t, index_t>&
   return s;
 }
 
-/// Nonzeros per row, 002 §4.1's rdensity (tuning::select reads the same
-/// mean from the matrix's statistics).
+/// Nonzeros per row, 002 §4.1's rdensity: the mean tuning::select reads.
 double rdensity(const Csr<value_t, index_t>& csr) {
-  return csr.rows() > 0 ? static_cast<double>(csr.nnz()) / static_cast<double>(csr.rows()) : 0;
+  return tuning::summary_stats(csr).mean_row_nnz;
 }
 
 /// One CSR-k apply with k levels and these sizes (k = 2: the SRS only);
@@ -268,12 +266,9 @@ void fit_key(const KeySweep& sweep, const std::vector<tuning::SweepSample>& samp
   for (std::size_t c = 0; c < sweep.values.size(); ++c)
     report << " " << sweep.values[c] << ": " << std::fixed << std::setprecision(3)
            << tuning::candidate_share(samples, c) << std::defaultfloat;
-  profile = with_key(profile, sweep.key,
-                     sweep.values[tuning::best_constant(samples, sweep.values.size())]);
-  report << "\n" << sweep.key << " = " << (sweep.key == std::string("merge_path_items")
-                                                ? profile.merge_path_items
-                                                : profile.oversubscription)
-         << "\n";
+  const int chosen = sweep.values[tuning::best_constant(samples, sweep.values.size())];
+  profile = with_key(profile, sweep.key, chosen);
+  report << "\n" << sweep.key << " = " << chosen << "\n";
 }
 
 /// x = 1 and y of the matrix's shape.
@@ -329,12 +324,13 @@ int main(int argc, char** argv) {
     const auto grid = tuning::csrk_sweep_grid(k);
     std::vector<tuning::AutoSample> samples;
     std::vector<tuning::SweepSample> csrk_samples, merge_samples, omega_samples;
-    // Pass 1: CSR, the rules' conversion, CSR-k's grid, merge_path's items.
+    // Pass 1: CSR, the rules' conversion, CSR-k's grid, merge_path's items
+    // and omega. Every decision here reads only the row moments.
     Kokkos::Timer elapsed;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       const auto in = bench::load_input<value_t, index_t>(inputs[i]);
       const auto [x, y] = vectors_for(in.csr);
-      const auto stats = tuning::analyze(space, in.csr);
+      const auto stats = tuning::analyze_moments(space, in.csr);
       std::string line = std::to_string(in.csr.nnz()) + " nonzeros, " +
                          (stats.regular() ? "regular" : "irregular") + ": ";
       samples.push_back(measure(in.name, in.csr, stats, x, y, o.budget, clock, line));
@@ -363,7 +359,9 @@ int main(int argc, char** argv) {
     }
     const auto fit = tuning::fit_auto(samples, base);
     std::cout << fit.report;
-    // Pass 2: each CSR-k candidate the grid suggests, on every matrix.
+    // Pass 2: each CSR-k candidate the grid suggests, on every matrix. The
+    // inputs are loaded again rather than kept: a training folder may not
+    // fit the device at once.
     const auto candidates = tuning::csrk_candidates(csrk_samples, grid, k, fit.profile);
     std::vector<std::vector<double>> candidate_seconds(candidates.size());
     elapsed.reset();

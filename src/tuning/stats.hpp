@@ -230,6 +230,26 @@ struct has_row_ptr {
 };
 }  // namespace detail
 
+namespace detail {
+/// analyze_rows (with_distribution) or row_moments of any Kobalt format:
+/// a Csr's lengths come from its row pointer, the others' are counted first
+/// (formats/row_lengths.hpp).
+template <class ExecutionSpace, class Matrix>
+MatrixStats stats_of(const ExecutionSpace& exec, const Matrix& a, bool with_distribution) {
+  const auto run = [&](const auto& length) {
+    return with_distribution ? analyze_rows(exec, a.rows(), a.cols(), a.nnz(), length)
+                             : row_moments(exec, a.rows(), a.cols(), a.nnz(), length);
+  };
+  if constexpr (has_row_ptr<Matrix>::value) {
+    using view = std::decay_t<decltype(a.row_ptr())>;
+    return run(pointer_row_length<view>{a.row_ptr()});
+  } else {
+    const auto len = kobalt::row_lengths(exec, a);
+    return run(stored_row_length<std::decay_t<decltype(len)>>{len});
+  }
+}
+}  // namespace detail
+
 /// Row statistics of any Kobalt format on `exec` (a Csr reads its row
 /// pointer; the others count their rows first, formats/row_lengths.hpp).
 /// Entries per row count explicit zeros and never padding.
@@ -237,15 +257,7 @@ template <class ExecutionSpace, class Matrix>
 MatrixStats analyze(const ExecutionSpace& exec, const Matrix& a) {
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
                 "kobalt::tuning::analyze: the first argument must be an execution space instance");
-  if constexpr (detail::has_row_ptr<Matrix>::value) {
-    using view = std::decay_t<decltype(a.row_ptr())>;
-    return analyze_rows(exec, a.rows(), a.cols(), a.nnz(),
-                        detail::pointer_row_length<view>{a.row_ptr()});
-  } else {
-    const auto len = kobalt::row_lengths(exec, a);
-    return analyze_rows(exec, a.rows(), a.cols(), a.nnz(),
-                        detail::stored_row_length<std::decay_t<decltype(len)>>{len});
-  }
+  return detail::stats_of(exec, a, true);
 }
 
 /// The statistics of analyze without the row-length distribution (so
@@ -257,15 +269,7 @@ MatrixStats analyze_moments(const ExecutionSpace& exec, const Matrix& a) {
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
                 "kobalt::tuning::analyze_moments: the first argument must be an execution space "
                 "instance");
-  if constexpr (detail::has_row_ptr<Matrix>::value) {
-    using view = std::decay_t<decltype(a.row_ptr())>;
-    return row_moments(exec, a.rows(), a.cols(), a.nnz(),
-                       detail::pointer_row_length<view>{a.row_ptr()});
-  } else {
-    const auto len = kobalt::row_lengths(exec, a);
-    return row_moments(exec, a.rows(), a.cols(), a.nnz(),
-                       detail::stored_row_length<std::decay_t<decltype(len)>>{len});
-  }
+  return detail::stats_of(exec, a, false);
 }
 
 /// analyze on the default instance of the matrix's execution space.
