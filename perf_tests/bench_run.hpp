@@ -403,13 +403,17 @@ int run(const Options& o, const Provenance& provenance) {
   info.warmup = o.timing.warmup;
   info.min_reps = o.timing.min_reps;
   info.max_reps = o.timing.max_reps;
+  info.batch = o.timing.batch;
   info.budget_seconds = o.timing.budget_seconds;
   info.traffic_model = traffic_model;
-  std::printf("# %s on %s, Kokkos %d, %s/%s, %d rhs, mode %s (y = %s*x), %s caches, clock %s\n",
+  std::printf("# %s on %s, Kokkos %d, %s/%s, %d rhs, mode %s (y = %s*x), %s caches, clock %s%s\n",
               info.execution_space.c_str(), info.device.c_str(), info.kokkos_version,
               o.value.c_str(), o.index.c_str(), o.rhs, o.mode.c_str(),
               o.mode == "T" ? "A^T" : o.mode == "C" ? "conj(A)" : o.mode == "H" ? "A^H" : "A",
-              info.cache.c_str(), info.clock.c_str());
+              info.cache.c_str(), info.clock.c_str(),
+              o.timing.batch > 1
+                  ? (", batches of " + std::to_string(o.timing.batch) + " calls").c_str()
+                  : "");
   if (info.last_level_cache_bytes > 0 && !o.timing.cold)
     std::printf("# of_bw marked *: x, y and the matrix fit the %llu MiB last-level cache (warm "
                 "runs measure the cache; --cold for memory)\n",

@@ -96,6 +96,10 @@ OPTIONS
   --budget S      timed seconds per format and matrix, 0..86400 (default 1.0)
   --cold          rewrite a 512 MiB buffer before every timed run (cold
                   caches); default: warm (repeated runs on the same data)
+  --batch N       time N calls back to back per timed run and report the
+                  time per call, 1..100000 (default 1: one call between
+                  fences); a solver loop's cost per apply, without one
+                  launch's issue jitter in each sample; not with --cold
   --triad-mib M   size of each triad array in MiB, 1..1048576 (default: 8x
                   the last-level cache, at least 64 MiB, at most 1/16 of the
                   device's memory; the probe runs once, before the first
@@ -109,7 +113,8 @@ OPTIONS
   --version       Kobalt's version, the git commit, Kokkos, compiler, flags
                   and the peers built in
 
-Timing: device fenced before and after every timed call; CUDA events on CUDA,
+Timing: device fenced before and after every timed call (or batch of --batch
+calls); CUDA events on CUDA,
 a host timer elsewhere; median and minimum reported. GFLOP/s = 2*nnz*K/t
 (8*nnz*K/t for complex values: a complex multiply-add is 4 real multiplies
 and 4 real adds; padding not counted). GB/s uses the traffic model: the format's stored
@@ -201,6 +206,7 @@ inline bool is_matrix_file_name(const std::string& path) {
 // the triad's 3 arrays of triad-mib MiB in bytes).
 inline constexpr long long max_rhs = 1 << 16;
 inline constexpr long long max_warmup = 1000000;
+inline constexpr long long max_batch = 100000;
 inline constexpr long long max_reps = std::numeric_limits<int>::max();
 inline constexpr long long max_triad_mib = 1 << 20;  // 1 TiB per array
 inline constexpr double max_budget_seconds = 86400;  // the message below says so
@@ -277,6 +283,8 @@ inline Options parse_options(int argc, char** argv, const std::string& generator
       o.timing.budget_seconds = *seconds;
     } else if (a == "--cold") {
       o.timing.cold = true;
+    } else if (a == "--batch") {
+      o.timing.batch = static_cast<int>(integer(next(i), "--batch", 1, max_batch));
     } else if (a == "--triad-mib") {
       o.triad_bytes = integer(next(i), "--triad-mib", 1, max_triad_mib) << 20;
     } else if (a == "--json") {
@@ -288,6 +296,8 @@ inline Options parse_options(int argc, char** argv, const std::string& generator
     }
   }
   if (o.inputs.empty()) fail_usage("no input matrix given");
+  if (o.timing.cold && o.timing.batch > 1)
+    fail_usage("--cold times one call per flush; it cannot be combined with --batch > 1");
   check_json_path(o);
   return o;
 }

@@ -63,7 +63,7 @@ struct RunInfo {
   std::uint64_t last_level_cache_bytes = 0;  ///< 0 = unknown
   int kokkos_version = 0;
   std::string execution_space, device, value_type, index_type, clock, cache, traffic_model;
-  int rhs = 1, warmup = 0, min_reps = 0, max_reps = 0;
+  int rhs = 1, warmup = 0, min_reps = 0, max_reps = 0, batch = 1;
   std::string mode = "N";  ///< --mode: y = op(A)*x with op "N", "T", "C" or "H"
   double budget_seconds = 0;
   std::int64_t triad_bytes = 0;  ///< 0: the probe did not run (no result needed it)
@@ -122,7 +122,7 @@ inline void write_json(std::ostream& os, const RunInfo& run, const std::vector<M
      << ", \"command_line\": " << quote(p.command_line) << ", \"pages\": " << quote(p.pages)
      << ",\n      \"kokkos_configuration\": " << quote(p.kokkos_configuration) << "}"
      << ",\n    \"timing\": {\"warmup\": " << run.warmup << ", \"min_reps\": " << run.min_reps
-     << ", \"max_reps\": " << run.max_reps
+     << ", \"max_reps\": " << run.max_reps << ", \"batch\": " << run.batch
      << ", \"budget_seconds\": " << number(run.budget_seconds)
      << ", \"cache\": " << quote(run.cache) << ", \"clock\": " << quote(run.clock) << "}"
      << ",\n    \"triad\": ";

@@ -545,6 +545,20 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 //   2e5 nonzeros load_balance and classical tied (within 0.4 us) on the
 //   shared matrices this moves (bayer10, add32, zenios, ca-GrQc, lp_e226,
 //   lp_ship04l, watt_2).
+// - The balanced cases take basic instead when no row is longer than 20 and
+//   the matrix has fewer than 1e6 nonzeros: there one launch beats
+//   merge_path's two and load_balance's chunking. Measured on the H200
+//   (2026-11-24, fp64/int32, kobalt-bench, perf_tests/results/h200/
+//   basic_rule_T_s17.json, mode T so that the rows have Poisson lengths):
+//   delaunay_n16 (longest 17, 3.9e5 nonzeros) basic 14.3 us vs merge_path
+//   18.3; A^T of uniform:65536,6 (18, 3.9e5) 16.2 vs 20.8; of
+//   uniform:65536,3 (13, 2.0e5) 16.9 vs 20.8-24.5. Lost above either
+//   limit: uniform:65536,10 (26, 6.6e5) 24.4 vs 21.9, and from 3e6
+//   nonzeros, where the warp waits for its longest of 32 random rows:
+//   uniform:1e6,3 (15, 3e6) 53.4 vs 52.3, uniform:4e6,4 (17) 251 vs 223,
+//   uniform:1e6,6 (20) 94 vs 77, zipf:1e6,4 (17) 60 vs 52. (A^T of
+//   circuit:16e6 (9, 5.2e7), whose rows are mostly 3 adjacent columns,
+//   is the one large win seen, 315 vs 514 us; left to merge_path.)
 // - AMD: 003's 1e8 and 768 ([ext] Ginkgo), not measured here; load_balance.
 /// The limits of csr::automatic's rule (003 Alg. 3) on one kind of device.
 struct CsrAutomaticLimits {
@@ -553,11 +567,13 @@ struct CsrAutomaticLimits {
   std::int64_t merge_path_nnz;  ///< load_balance's cases take merge_path from here; 0 = never
   std::int64_t basic_row_len;  ///< basic when no row is longer; 0 = never
   double classical_min_fill;  ///< balanced when mean row < this x classical's subwarp; 0 = never
+  std::int64_t balanced_basic_row_len;  ///< the balanced cases take basic when no row is longer ...
+  std::int64_t balanced_basic_nnz;      ///< ... and the matrix has fewer nonzeros; 0 = never
 };
 /// The limits for the profile's device: AMD (HIP) or any other.
 inline CsrAutomaticLimits csr_automatic_limits(const DeviceProfile& profile) {
-  if (profile.backend == "HIP") return {100000000, 768, 0, 0, 0.0};
-  return {0, 1024, 200000, 7, 0.75};
+  if (profile.backend == "HIP") return {100000000, 768, 0, 0, 0.0, 0, 0};
+  return {0, 1024, 200000, 7, 0.75, 20, 1000000};
 }
 
 /// The kernel csr::automatic runs (003 Alg. 3), with the reason. Statistics
@@ -575,6 +591,13 @@ inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stat
   const auto limits = csr_automatic_limits(profile);
   // 003's load_balance cases: merge_path from limits.merge_path_nnz nonzeros.
   const auto balanced = [&](std::string why) -> std::pair<csr::strategy, std::string> {
+    if (stats.max_row_nnz > 0 && stats.max_row_nnz <= limits.balanced_basic_row_len &&
+        stats.nnz < limits.balanced_basic_nnz)
+      return {csr::basic{}, why + "; longest row " + std::to_string(stats.max_row_nnz) +
+                                " <= " + std::to_string(limits.balanced_basic_row_len) + ", nnz " +
+                                std::to_string(stats.nnz) + " < " +
+                                std::to_string(limits.balanced_basic_nnz) +
+                                ": basic, one launch (H200 measurement)"};
     if (limits.merge_path_nnz > 0 && stats.nnz >= limits.merge_path_nnz)
       return {csr::merge_path{}, why + "; nnz " + std::to_string(stats.nnz) +
                                      " >= " + std::to_string(limits.merge_path_nnz) +
