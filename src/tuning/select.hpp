@@ -545,9 +545,10 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 //   2e5 nonzeros load_balance and classical tied (within 0.4 us) on the
 //   shared matrices this moves (bayer10, add32, zenios, ca-GrQc, lp_e226,
 //   lp_ship04l, watt_2).
-// - The balanced cases take basic instead when no row is longer than 20 and
-//   the matrix has fewer than 1e6 nonzeros: there one launch beats
-//   merge_path's two and load_balance's chunking. Measured on the H200
+// - Of the rows that fill less than 3/4 of the subwarp, those with no row
+//   longer than 20 in a matrix of fewer than 1e6 nonzeros take basic
+//   instead: there one launch beats merge_path's two and load_balance's
+//   chunking. Measured on the H200
 //   (2026-11-24, fp64/int32, kobalt-bench, perf_tests/results/h200/
 //   basic_rule_T_s17.json, mode T so that the rows have Poisson lengths):
 //   delaunay_n16 (longest 17, 3.9e5 nonzeros) basic 14.3 us vs merge_path
@@ -559,6 +560,16 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 //   uniform:1e6,6 (20) 94 vs 77, zipf:1e6,4 (17) 60 vs 52. (A^T of
 //   circuit:16e6 (9, 5.2e7), whose rows are mostly 3 adjacent columns,
 //   is the one large win seen, 315 vs 514 us; left to merge_path.)
+// - Below merge_path_nnz (2e5), those with no row longer than 256 keep
+//   classical (one launch) instead of load_balance. Measured on the H200
+//   (2026-11-24, fp64/int32, kobalt-bench --batch 20, i.e. back to back as
+//   in a solver loop: perf_tests/results/h200/csr_kernels_batch20_s17.json):
+//   classical vs load_balance add32 (longest 32) 5.7 vs 7.6 us, bayer10
+//   (27) 7.0 vs 8.7, ca-GrQc (81) 7.0 vs 8.0, lp_ship04l (84) 6.7 vs 7.3,
+//   watt_2 (128) 5.3 vs 7.2, zenios (47) 5.6 vs 7.5, lp_e226 (110) 7.3 vs
+//   7.4; timed one call at a time they tie within 0.4 us (above). Lost on
+//   wiki-Vote (893, mean 12.5: a 32-lane subwarp walks 893 entries where
+//   the mean row is 12) 12.2 vs 10.7; 256 lies between 128 and 893.
 // - AMD: 003's 1e8 and 768 ([ext] Ginkgo), not measured here; load_balance.
 /// The limits of csr::automatic's rule (003 Alg. 3) on one kind of device.
 struct CsrAutomaticLimits {
@@ -567,13 +578,14 @@ struct CsrAutomaticLimits {
   std::int64_t merge_path_nnz;  ///< load_balance's cases take merge_path from here; 0 = never
   std::int64_t basic_row_len;  ///< basic when no row is longer; 0 = never
   double classical_min_fill;  ///< balanced when mean row < this x classical's subwarp; 0 = never
-  std::int64_t balanced_basic_row_len;  ///< the balanced cases take basic when no row is longer ...
-  std::int64_t balanced_basic_nnz;      ///< ... and the matrix has fewer nonzeros; 0 = never
+  std::int64_t fill_basic_row_len;  ///< underfilled subwarps: basic when no row is longer ...
+  std::int64_t fill_basic_nnz;      ///< ... and the matrix has fewer nonzeros; 0 = never
+  std::int64_t fill_classical_row_len;  ///< underfilled, under merge_path_nnz: classical up to this longest row
 };
 /// The limits for the profile's device: AMD (HIP) or any other.
 inline CsrAutomaticLimits csr_automatic_limits(const DeviceProfile& profile) {
-  if (profile.backend == "HIP") return {100000000, 768, 0, 0, 0.0, 0, 0};
-  return {0, 1024, 200000, 7, 0.75, 20, 1000000};
+  if (profile.backend == "HIP") return {100000000, 768, 0, 0, 0.0, 0, 0, 0};
+  return {0, 1024, 200000, 7, 0.75, 20, 1000000, 256};
 }
 
 /// The kernel csr::automatic runs (003 Alg. 3), with the reason. Statistics
@@ -591,13 +603,6 @@ inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stat
   const auto limits = csr_automatic_limits(profile);
   // 003's load_balance cases: merge_path from limits.merge_path_nnz nonzeros.
   const auto balanced = [&](std::string why) -> std::pair<csr::strategy, std::string> {
-    if (stats.max_row_nnz > 0 && stats.max_row_nnz <= limits.balanced_basic_row_len &&
-        stats.nnz < limits.balanced_basic_nnz)
-      return {csr::basic{}, why + "; longest row " + std::to_string(stats.max_row_nnz) +
-                                " <= " + std::to_string(limits.balanced_basic_row_len) + ", nnz " +
-                                std::to_string(stats.nnz) + " < " +
-                                std::to_string(limits.balanced_basic_nnz) +
-                                ": basic, one launch (H200 measurement)"};
     if (limits.merge_path_nnz > 0 && stats.nnz >= limits.merge_path_nnz)
       return {csr::merge_path{}, why + "; nnz " + std::to_string(stats.nnz) +
                                      " >= " + std::to_string(limits.merge_path_nnz) +
@@ -623,6 +628,18 @@ inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stat
     why << "automatic: mean row " << stats.mean_row_nnz << " < " << limits.classical_min_fill
         << " x classical's subwarp " << subwarp << " (H200 measurement; 003 Alg. 3's classical "
         << "otherwise)";
+    if (stats.max_row_nnz <= limits.fill_basic_row_len && stats.nnz < limits.fill_basic_nnz)
+      return {csr::basic{}, why.str() + "; longest row " + std::to_string(stats.max_row_nnz) +
+                                " <= " + std::to_string(limits.fill_basic_row_len) + ", nnz " +
+                                std::to_string(stats.nnz) + " < " +
+                                std::to_string(limits.fill_basic_nnz) +
+                                ": basic, one launch (H200 measurement)"};
+    if (stats.nnz < limits.merge_path_nnz && stats.max_row_nnz <= limits.fill_classical_row_len)
+      return {csr::classical{}, why.str() + "; nnz " + std::to_string(stats.nnz) + " < " +
+                                    std::to_string(limits.merge_path_nnz) + ", longest row " +
+                                    std::to_string(stats.max_row_nnz) + " <= " +
+                                    std::to_string(limits.fill_classical_row_len) +
+                                    ": classical, one launch (H200 measurement)"};
     return balanced(why.str());
   }
   return {csr::classical{},

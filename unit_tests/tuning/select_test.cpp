@@ -172,10 +172,11 @@ TEST(SelectCsr, AutomaticOnHostsCutsTilesByTheCache) {
 // 003 Alg. 3 on NVIDIA: a row longer than 1024 takes
 // load_balance, or merge_path from 2e5 nonzeros; basic when no row is
 // longer than 7, classical when the mean row fills >= 3/4 of its subwarp,
-// the balanced cases otherwise, which take basic when no row is longer than
-// 20 and there are fewer than 1e6 nonzeros (003's 1e6-nonzero limit
-// dropped, basic and the fill added after the H200 measurements in
-// select.hpp); AMD: 1e8 nonzeros and 768, load_balance.
+// the balanced cases otherwise, except basic when no row is longer than 20
+// and there are fewer than 1e6 nonzeros, and classical under 2e5 nonzeros
+// with no row longer than 256 (003's 1e6-nonzero limit dropped, basic and
+// the fill added after the H200 measurements in select.hpp); AMD: 1e8
+// nonzeros and 768, load_balance.
 TEST(SelectCsr, AutomaticFollows003Alg3) {
   const DeviceProfile gpu = fake_gpu_profile();
   DeviceProfile amd = gpu;
@@ -194,13 +195,16 @@ TEST(SelectCsr, AutomaticFollows003Alg3) {
                {1000, 8, 6.0, cl, cl},
                // The mean fills less than 3/4 of classical's subwarp: 003's
                // balanced cases (merge_path from 2e5 nonzeros).
-               {1000, 21, 11.9, lb, cl},          {1000, 1024, 23.9, lb, lb},
+               {1000, 257, 11.9, lb, cl},         {1000, 1024, 23.9, lb, lb},
                {65536, 21, 6.0, mp, cl},          {5000000, 29, 10.0, mp, cl},
                {16000000, 9, 3.25, mp, cl},       {166667, 17, 6.0, mp, cl},
                // ... with no row longer than 20 and under 1e6 nonzeros:
                // basic, in one launch.
                {1000, 8, 5.9, ba, cl},            {1000, 20, 11.9, ba, cl},
-               {65536, 17, 6.0, ba, cl},          {166666, 17, 6.0, ba, cl}};
+               {65536, 17, 6.0, ba, cl},          {166666, 17, 6.0, ba, cl},
+               // ... under 2e5 nonzeros with no row longer than 256: classical.
+               {1000, 21, 11.9, cl, cl},          {1000, 256, 11.9, cl, cl},
+               {33333, 256, 6.0, cl, cl},         {33334, 256, 6.0, mp, cl}};
   for (const auto& c : cases) {
     const MatrixStats st = stats_of(c.rows, c.longest, c.mean);
     for (const auto& [profile, kernel] : {std::pair{gpu, c.nvidia}, std::pair{amd, c.amd}}) {
