@@ -90,14 +90,6 @@ struct Progress {
   }
 };
 
-/// error_kind of a format that threw: "refused" by design (the format would
-/// not fit, format_too_large; a peer lacks the operation, peer_lacks), else
-/// "failed".
-inline const char* error_kind_of(const std::exception& e) {
-  const bool by_design = dynamic_cast<const format_too_large*>(&e) != nullptr ||
-                         dynamic_cast<const peer_lacks*>(&e) != nullptr;
-  return by_design ? "refused" : "failed";
-}
 
 /// The reference's result type for values (and vectors) of Value.
 template <class Value>

@@ -31,6 +31,17 @@ struct peer_lacks : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// error_kind of a format that threw: "refused" by design (the format would
+/// not fit its memory, format_too_large, or its index type, index_overflow:
+/// SELL-P of zipf:5000000,10 pads to 2.2e9 slots, past int32; a peer lacks
+/// the operation, peer_lacks), else "failed".
+inline const char* error_kind_of(const std::exception& e) {
+  const bool by_design = dynamic_cast<const format_too_large*>(&e) != nullptr ||
+                         dynamic_cast<const index_overflow*>(&e) != nullptr ||
+                         dynamic_cast<const peer_lacks*>(&e) != nullptr;
+  return by_design ? "refused" : "failed";
+}
+
 /// The converted matrix, ready to apply.
 template <class View>
 struct Operator {

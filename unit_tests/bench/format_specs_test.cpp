@@ -115,5 +115,16 @@ TEST(FormatSpecs, ModeTAppliesTheHandlesCsrCopyOfTheTranspose) {
   }
 }
 
+// A format that cannot hold the matrix, in memory or in its index type, or a
+// peer without the operation is refused by design (exit status 0); any other
+// error is a failure.
+TEST(FormatSpecs, RefusalsByDesign) {
+  EXPECT_STREQ(bench::error_kind_of(format_too_large("ell", 100, 10)), "refused");
+  EXPECT_STREQ(bench::error_kind_of(index_overflow("stored slots = 2239599552")), "refused");
+  EXPECT_STREQ(bench::error_kind_of(bench::peer_lacks("cusparse:sell --rhs 2")), "refused");
+  EXPECT_STREQ(bench::error_kind_of(invalid_parameter("t < 0")), "failed");
+  EXPECT_STREQ(bench::error_kind_of(std::runtime_error("device")), "failed");
+}
+
 }  // namespace
 }  // namespace kobalt::test
