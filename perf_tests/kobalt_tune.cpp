@@ -63,8 +63,8 @@ const KeySweep oversubscription_sweep = {
     "oversubscription", {0, 2, 4, 8, 16, 32}, "irregular (Hybrid's COO part)"};
 
 const char* usage =
-    "usage: kobalt-tune [--out FILE] [--budget S] [--sweep-budget S] [--triad-mib M]\n"
-    "                   [INPUT...]\n"
+    "usage: kobalt-tune [--out FILE] [--budget S] [--sweep-budget S] [--batch N]\n"
+    "                   [--triad-mib M] [INPUT...]\n"
     "\n"
     "Calibrates a device profile on this device. It measures the triad\n"
     "bandwidth and the launch floor (one CSR apply of a 1 x 1 matrix), then on\n"
@@ -96,6 +96,9 @@ const char* usage =
     "                (default 0.2)\n"
     "--sweep-budget S  timed seconds per point of the CSR-k, merge_path and\n"
     "                omega sweeps (default: a tenth of --budget)\n"
+    "--batch N       time N applies back to back per sample, as kobalt-bench\n"
+    "                --batch does (default 1: one apply between fences); a\n"
+    "                profile for applies issued in a loop\n"
     "--triad-mib M   MiB per triad array (default: kobalt-bench's, 8x the\n"
     "                last-level cache)\n"
     "--help          this text\n"
@@ -107,6 +110,7 @@ struct Options {
   std::string out = "kobalt-profile.json";
   double budget = 0.2;
   double sweep_budget = 0;  ///< 0: budget / 10
+  int batch = 1;  ///< applies timed back to back per sample (kobalt-bench --batch)
   std::int64_t triad_mib = 0;  ///< 0: bench::default_triad_bytes()
   std::vector<std::string> inputs;
 };
@@ -131,6 +135,13 @@ Options parse(int argc, char** argv) {
       if (v.empty() || *end != '\0' || !(seconds > 0) || seconds > 3600)
         throw std::invalid_argument(a + " needs seconds in (0, 3600], got '" + v + "'");
       (a == "--budget" ? o.budget : o.sweep_budget) = seconds;
+    } else if (a == "--batch") {
+      const std::string v = value_of();
+      char* end = nullptr;
+      const long long n = std::strtoll(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0' || n < 1 || n > 100000)
+        throw std::invalid_argument("--batch needs a whole number in [1, 100000], got '" + v + "'");
+      o.batch = static_cast<int>(n);
     } else if (a == "--triad-mib") {
       const std::string v = value_of();
       char* end = nullptr;
@@ -148,21 +159,28 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
+/// kobalt-bench's timing with this budget and --batch.
+bench::TimingOptions timing_of(double budget, int batch) {
+  bench::TimingOptions t;
+  t.budget_seconds = budget;
+  t.batch = batch;
+  return t;
+}
+
 /// Median seconds of one y = A*x through `handle`.
 template <class Handle, class Matrix>
 double apply_seconds(const Handle& handle, const Matrix& a, const view& x, const view& y,
-                     double budget, bench::DeviceClock& clock) {
-  bench::TimingOptions t;
-  t.budget_seconds = budget;
-  return bench::time_runs([&] { spmv(exec(), handle, value_t(1), a, x, value_t(0), y); }, t, clock,
-                          bench::CacheFlusher(t))
+                     const bench::TimingOptions& timing, bench::DeviceClock& clock) {
+  return bench::time_runs([&] { spmv(exec(), handle, value_t(1), a, x, value_t(0), y); }, timing,
+                          clock, bench::CacheFlusher(timing))
       .median;
 }
 
 /// `convert` (Csr -> a format) with its handle, timed once, fenced before
 /// and after, then the handle's apply: into s's format time and setup.
 template <class Convert>
-void time_conversion(Convert&& convert, const view& x, const view& y, double budget,
+void time_conversion(Convert&& convert, const view& x, const view& y,
+                     const bench::TimingOptions& timing,
                      bench::DeviceClock& clock, tuning::AutoSample& s) {
   Kokkos::fence();
   Kokkos::Timer timer;
@@ -170,25 +188,26 @@ void time_conversion(Convert&& convert, const view& x, const view& y, double bud
   const auto handle = make_handle(exec(), a);
   Kokkos::fence();
   s.format_setup_spmvs = timer.seconds() / s.csr_seconds;
-  s.format_seconds = apply_seconds(handle, a, x, y, budget, clock);
+  s.format_seconds = apply_seconds(handle, a, x, y, timing, clock);
 }
 
 /// The training sample of one matrix: CSR, then ELL or Hybrid.
 tuning::AutoSample measure(const std::string& name, const Csr<value_t, index_t>& csr,
                            const tuning::MatrixStats& stats, const view& x, const view& y,
-                           double budget, bench::DeviceClock& clock, std::string& line) {
+                           const bench::TimingOptions& timing, bench::DeviceClock& clock,
+                           std::string& line) {
   const exec space;
   tuning::AutoSample s;
   s.name = name;
   s.nnz = csr.nnz();
   s.regular = stats.regular();
-  s.csr_seconds = apply_seconds(make_handle(space, csr), csr, x, y, budget, clock);
+  s.csr_seconds = apply_seconds(make_handle(space, csr), csr, x, y, timing, clock);
   line = "csr " + std::to_string(s.csr_seconds * 1e6) + " us";
   try {
     if (s.regular)
-      time_conversion([&] { return to_ell(space, csr); }, x, y, budget, clock, s);
+      time_conversion([&] { return to_ell(space, csr); }, x, y, timing, clock, s);
     else
-      time_conversion([&] { return to_hybrid(space, csr); }, x, y, budget, clock, s);
+      time_conversion([&] { return to_hybrid(space, csr); }, x, y, timing, clock, s);
     line += s.regular ? ", ell " : ", hybrid ";
     line += std::to_string(s.format_seconds * 1e6) + " us (" + std::to_string(s.speedup()) +
             "x, setup " + std::to_string(s.format_setup_spmvs) + " CSR applies)";
@@ -206,14 +225,15 @@ double rdensity(const Csr<value_t, index_t>& csr) {
 /// One CSR-k apply with k levels and these sizes (k = 2: the SRS only);
 /// 0 when the conversion is refused (format_too_large: not a sample).
 double csrk_seconds(const Csr<value_t, index_t>& csr, int k, const tuning::CsrkSizes& sizes,
-                    const view& x, const view& y, double budget, bench::DeviceClock& clock) {
+                    const view& x, const view& y, const bench::TimingOptions& timing,
+                    bench::DeviceClock& clock) {
   csrk::parameters p;
   p.k = k;
   p.super_row_size = sizes.super_row_size;
   if (k == 3) p.super_super_row_size = sizes.super_super_row_size;
   try {
     const auto a = to_csrk(exec(), csr, p);
-    return apply_seconds(make_handle(exec(), a), a, x, y, budget, clock);
+    return apply_seconds(make_handle(exec(), a), a, x, y, timing, clock);
   } catch (const format_too_large&) {
     return 0;
   }
@@ -222,10 +242,11 @@ double csrk_seconds(const Csr<value_t, index_t>& csr, int k, const tuning::CsrkS
 /// CSR-k on one matrix at every size of `grid` (first pass of the CSR-k fit).
 tuning::SweepSample csrk_grid_sample(const std::string& name, const Csr<value_t, index_t>& csr,
                                      int k, const std::vector<tuning::CsrkSizes>& grid,
-                                     const view& x, const view& y, double budget,
+                                     const view& x, const view& y,
+                                     const bench::TimingOptions& timing,
                                      bench::DeviceClock& clock, std::string& line) {
   tuning::SweepSample s{name, rdensity(csr), {}};
-  for (const auto& sizes : grid) s.seconds.push_back(csrk_seconds(csr, k, sizes, x, y, budget, clock));
+  for (const auto& sizes : grid) s.seconds.push_back(csrk_seconds(csr, k, sizes, x, y, timing, clock));
   const std::size_t best = tuning::best_candidate(s);
   if (best < grid.size())
     line += "; csrk best " + (k == 3 ? "SSRS " + std::to_string(grid[best].super_super_row_size) + ", " : std::string()) +
@@ -306,6 +327,9 @@ int main(int argc, char** argv) {
     const std::int64_t triad_bytes =
         o.triad_mib > 0 ? o.triad_mib << 20 : bench::default_triad_bytes();
     const double triad = bench::measure_triad(triad_bytes, clock).gb_per_s();
+    const auto timing = timing_of(o.budget, o.batch);
+    const auto sweep_timing = timing_of(o.sweep_budget, o.batch);
+    if (o.batch > 1) std::cout << "timing: " << o.batch << " applies back to back per sample\n";
     base.bandwidth_gbs = triad;
     std::cout << "triad bandwidth: " << triad << " GB/s\n";
     {
@@ -316,7 +340,7 @@ int main(int argc, char** argv) {
       const auto a = make_csr(one);
       view x("x", 1), y("y", 1);
       std::cout << "launch floor (CSR apply of a 1 x 1 matrix): "
-                << apply_seconds(make_handle(space, a), a, x, y, o.budget, clock) * 1e6
+                << apply_seconds(make_handle(space, a), a, x, y, timing, clock) * 1e6
                 << " us\n";
     }
     const auto inputs = bench::expand_inputs(o.inputs);
@@ -333,15 +357,15 @@ int main(int argc, char** argv) {
       const auto stats = tuning::analyze_moments(space, in.csr);
       std::string line = std::to_string(in.csr.nnz()) + " nonzeros, " +
                          (stats.regular() ? "regular" : "irregular") + ": ";
-      samples.push_back(measure(in.name, in.csr, stats, x, y, o.budget, clock, line));
+      samples.push_back(measure(in.name, in.csr, stats, x, y, timing, clock, line));
       csrk_samples.push_back(
-          csrk_grid_sample(in.name, in.csr, k, grid, x, y, o.sweep_budget, clock, line));
+          csrk_grid_sample(in.name, in.csr, k, grid, x, y, sweep_timing, clock, line));
       if (base.gpu && std::holds_alternative<csr::merge_path>(tuning::resolve_csr(stats, base).first))
         merge_samples.push_back(key_sample(in.name, in.csr, base, merge_path_items_sweep,
                                            [&](const tuning::DeviceProfile& p) {
                                              const SpmvHandle<Csr<value_t, index_t>, exec> h(
                                                  space, in.csr, csr::merge_path{}, p);
-                                             return apply_seconds(h, in.csr, x, y, o.sweep_budget, clock);
+                                             return apply_seconds(h, in.csr, x, y, sweep_timing, clock);
                                            }));
       if (base.gpu && !stats.regular()) {
         try {
@@ -349,7 +373,7 @@ int main(int argc, char** argv) {
           omega_samples.push_back(key_sample(in.name, in.csr, base, oversubscription_sweep,
                                              [&](const tuning::DeviceProfile& p) {
                                                const SpmvHandle<std::decay_t<decltype(hybrid)>, exec> h(space, hybrid, {}, p);
-                                               return apply_seconds(h, hybrid, x, y, o.sweep_budget, clock);
+                                               return apply_seconds(h, hybrid, x, y, sweep_timing, clock);
                                              }));
         } catch (const format_too_large&) {
           // too large here: not a sample
@@ -372,7 +396,7 @@ int main(int argc, char** argv) {
       line << "csrk candidates";
       for (std::size_t c = 0; c < candidates.size(); ++c) {
         const auto sizes = tuning::csrk_default_sizes(candidates[c].profile, k, rdensity(in.csr));
-        candidate_seconds[c].push_back(csrk_seconds(in.csr, k, sizes, x, y, o.sweep_budget, clock));
+        candidate_seconds[c].push_back(csrk_seconds(in.csr, k, sizes, x, y, sweep_timing, clock));
         line << " " << candidate_seconds[c].back() * 1e6 << " us";
       }
       progress("pass 2 of 2", i, inputs.size(), in.name, line.str(), elapsed);
