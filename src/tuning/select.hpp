@@ -553,8 +553,8 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 //   basic_rule_T_s17.json, mode T so that the rows have Poisson lengths):
 //   delaunay_n16 (longest 17, 3.9e5 nonzeros) basic 14.3 us vs merge_path
 //   18.3; A^T of uniform:65536,6 (18, 3.9e5) 16.2 vs 20.8; of
-//   uniform:65536,3 (13, 2.0e5) 16.9 vs 21.1 (load_balance 24.5). Lost above either
-//   limit: uniform:65536,10 (26, 6.6e5) 24.4 vs 21.9, and from 3e6
+//   uniform:65536,3 (13, 2.0e5) 16.9 vs 21.1 (load_balance 24.5). Lost
+//   above either limit: uniform:65536,10 (26, 6.6e5) 24.4 vs 21.9, and from 3e6
 //   nonzeros, where the warp waits for its longest of 32 random rows:
 //   uniform:1e6,3 (15, 3e6) 53.4 vs 52.3, uniform:4e6,4 (17) 251 vs 223,
 //   uniform:1e6,6 (20) 94 vs 77, zipf:1e6,4 (17) 60 vs 52. (A^T of
@@ -580,7 +580,7 @@ struct CsrAutomaticLimits {
   double classical_min_fill;  ///< balanced when mean row < this x classical's subwarp; 0 = never
   std::int64_t fill_basic_row_len;  ///< underfilled subwarps: basic when no row is longer ...
   std::int64_t fill_basic_nnz;      ///< ... and the matrix has fewer nonzeros; 0 = never
-  std::int64_t fill_classical_row_len;  ///< underfilled, under merge_path_nnz: classical up to this longest row
+  std::int64_t fill_classical_row_len;  ///< underfilled under merge_path_nnz: classical up to this row
 };
 /// The limits for the profile's device: AMD (HIP) or any other.
 inline CsrAutomaticLimits csr_automatic_limits(const DeviceProfile& profile) {
