@@ -580,7 +580,7 @@ struct CsrAutomaticLimits {
   double classical_min_fill;  ///< balanced when mean row < this x classical's subwarp; 0 = never
   std::int64_t fill_basic_row_len;  ///< underfilled subwarps: basic when no row is longer ...
   std::int64_t fill_basic_nnz;      ///< ... and the matrix has fewer nonzeros; 0 = never
-  std::int64_t fill_classical_row_len;  ///< underfilled under merge_path_nnz: classical up to this row
+  std::int64_t fill_classical_row_len;  ///< underfilled, few nonzeros: classical up to this row
 };
 /// The limits for the profile's device: AMD (HIP) or any other.
 inline CsrAutomaticLimits csr_automatic_limits(const DeviceProfile& profile) {
