@@ -90,7 +90,6 @@ struct Progress {
   }
 };
 
-
 /// The reference's result type for values (and vectors) of Value.
 template <class Value>
 using reference_of = BasicReferenceResult<reference_scalar_t<Value, Value, Value>>;

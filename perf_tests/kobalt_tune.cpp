@@ -10,6 +10,7 @@
 #include "device_clock.hpp"
 #include "device_info.hpp"
 #include "inputs.hpp"
+#include "options.hpp"
 #include "timing.hpp"
 #include "triad.hpp"
 
@@ -115,6 +116,15 @@ struct Options {
   std::vector<std::string> inputs;
 };
 
+/// A whole number in [1, max] for `option` (kobalt-bench's parser).
+long long whole(const std::string& option, const std::string& text, long long max) {
+  const auto n = bench::parse_whole(text, 1, max);
+  if (!n)
+    throw std::invalid_argument(option + " needs a whole number in [1, " + std::to_string(max) +
+                                "], got '" + text + "'");
+  return *n;
+}
+
 Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -136,18 +146,9 @@ Options parse(int argc, char** argv) {
         throw std::invalid_argument(a + " needs seconds in (0, 3600], got '" + v + "'");
       (a == "--budget" ? o.budget : o.sweep_budget) = seconds;
     } else if (a == "--batch") {
-      const std::string v = value_of();
-      char* end = nullptr;
-      const long long n = std::strtoll(v.c_str(), &end, 10);
-      if (v.empty() || *end != '\0' || n < 1 || n > 100000)
-        throw std::invalid_argument("--batch needs a whole number in [1, 100000], got '" + v + "'");
-      o.batch = static_cast<int>(n);
+      o.batch = static_cast<int>(whole(a, value_of(), bench::max_batch));
     } else if (a == "--triad-mib") {
-      const std::string v = value_of();
-      char* end = nullptr;
-      o.triad_mib = std::strtoll(v.c_str(), &end, 10);
-      if (v.empty() || *end != '\0' || o.triad_mib < 1 || o.triad_mib > 1048576)
-        throw std::invalid_argument("--triad-mib needs a whole number in [1, 1048576], got '" + v + "'");
+      o.triad_mib = whole(a, value_of(), bench::max_triad_mib);
     } else if (a.rfind("--", 0) == 0) {
       throw std::invalid_argument("unknown option " + a);
     } else {

@@ -137,8 +137,9 @@ commit, compiler, flags, Kokkos' configuration, host, date and command line
 
 Exit status: 0 when every format ran and was correct on every input, or was
 refused by design (error_kind "refused": the format would not fit the
-memory or the index type, or a peer lacks the operation, such as cuSPARSE's Sliced-ELL with --rhs > 1); 1 when a format
-or an input failed otherwise (error_kind "failed"); 2 for a bad command line
+memory or the index type, or a peer lacks the operation, such as
+cuSPARSE's Sliced-ELL with --rhs > 1); 1 when a format or an input failed
+otherwise (error_kind "failed"); 2 for a bad command line
 (options, format specs, inputs that are not matrices, found before anything
 runs); 3 when the JSON report could not be written; 4 when any result was
 wrong (error_kind "wrong_result": outside the tolerance, or a fixed-order

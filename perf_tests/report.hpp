@@ -40,8 +40,9 @@ struct ResultRow {
   /// and the bench found the same bits after the timed applies; unset for peers
   std::optional<bool> reproducible;
   std::optional<std::string> error;  ///< set: the row has no time
-  /// with error: "refused" (by design: format_too_large, index_overflow or peer_lacks), "failed" (any
-  /// other error), "wrong_result" (outside the tolerance, or changed bits)
+  /// with error: "refused" (by design: format_too_large, index_overflow or
+  /// peer_lacks), "failed" (any other error), "wrong_result" (outside the
+  /// tolerance, or changed bits)
   std::optional<std::string> error_kind;
   /// warm runs where x, y and the matrix fit the last-level cache: the time
   /// is the cache's, not memory's; unset where the cache size is unknown

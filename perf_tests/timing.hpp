@@ -59,10 +59,10 @@ inline Timing time_runs(const std::function<void()>& run, const TimingOptions& o
   Kokkos::fence();
   std::vector<double> t;
   double spent = 0;
+  const int calls = std::max(o.batch, 1);
   while (static_cast<int>(t.size()) < o.max_reps &&
          (static_cast<int>(t.size()) < o.min_reps || spent < o.budget_seconds)) {
     flusher.flush();
-    const int calls = std::max(o.batch, 1);
     const double seconds = calls == 1 ? clock.time(run) : clock.time([&] {
       for (int c = 0; c < calls; ++c) run();
     });

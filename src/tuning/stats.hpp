@@ -228,9 +228,7 @@ struct has_row_ptr {
   static std::false_type test(...);
   static constexpr bool value = decltype(test<T>(0))::value;
 };
-}  // namespace detail
 
-namespace detail {
 /// analyze_rows (with_distribution) or row_moments of any Kobalt format:
 /// a Csr's lengths come from its row pointer, the others' are counted first
 /// (formats/row_lengths.hpp).
