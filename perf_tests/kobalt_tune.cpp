@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // kobalt-tune: calibrates a device profile on the current device. It
 // measures the stream bandwidth and the launch floor; on a training set it
-// times CSR and the conversion the automatic handle's rules would make (ELL
-// for regular matrices, Hybrid for irregular ones) and fits the auto_* keys
+// times CSR and the conversions the automatic handle's rules would make (ELL
+// for regular matrices, Hybrid for irregular ones, SELL-P for regular ones
+// that pad little) and fits the auto_* keys
 // (tuning/fit_auto.hpp); it sweeps CSR-k's sizes over seed 002's grid and
 // fits them (tuning/fit_csrk.hpp), and on GPUs sweeps merge_path's items
 // per lane and the warp-chunk kernels' omega (tuning/fit_sweep.hpp). It
@@ -18,6 +19,7 @@
 #include <kobalt/tuning/fit_auto.hpp>
 #include <kobalt/tuning/fit_csrk.hpp>
 #include <kobalt/tuning/fit_sweep.hpp>
+#include <kobalt/tuning/sellp_fill.hpp>
 
 #include <cstdint>
 #include <cstdio>
@@ -41,11 +43,16 @@ using exec = Kokkos::DefaultExecutionSpace;
 using view = Kokkos::View<value_t*>;
 
 /// The training set when no input is given: the suite's generators at a
-/// size that fits every device (0.6e6-1e7 nonzeros), regular and irregular.
+/// size that fits every device (0.6e6-1e7 nonzeros), regular and irregular,
+/// and five small regular ones (5e4-4.4e5) where SELL-P may win on hosts
+/// (the automatic handle's rule 0). Disjoint from the evaluation set of
+/// perf_tests/results (the shared matrices and the suite's large sizes).
 const std::vector<std::string> default_training = {
     "lap3d:100",   "stencil27:60",       "fem:5000,16,2",           "uniform:1000000,8",
     "tall:2000000,200000,6", "rmat:18,16", "zipf:1000000,10", "circuit:2000000,20,50000",
-    "arrow:200000", "lap2d:300",         "uniform:100000,8",        "rmat:14,16"};
+    "arrow:200000", "lap2d:300",         "uniform:100000,8",        "rmat:14,16",
+    "lap2d:100",   "lap3d:30",           "uniform:20000,8",         "lap3d:40",
+    "uniform:60000,6"};
 
 /// A profile key kobalt-tune sweeps on GPUs: its candidate values, and
 /// which training matrices and format time it.
@@ -74,7 +81,10 @@ const char* usage =
     "  make (ELL when the row-length variance is <= 10, Hybrid otherwise): its\n"
     "  apply and its setup in CSR applies; fits auto_min_convert_nnz,\n"
     "  auto_hybrid_min_nnz, auto_ell_speedup, auto_hybrid_speedup,\n"
-    "  auto_ell_setup_spmvs and auto_hybrid_setup_spmvs (tuning/fit_auto.hpp);\n"
+    "  auto_ell_setup_spmvs and auto_hybrid_setup_spmvs; on regular matrices\n"
+    "  that SELL-P with 8-row slices pads to at most 1.25 slots per nonzero,\n"
+    "  also SELL-P: fits auto_sellp_max_nnz, auto_sellp_speedup and\n"
+    "  auto_sellp_setup_spmvs (tuning/fit_auto.hpp);\n"
     "- times CSR-k over seed 002's grid of sizes (GPUs: CSR-3, (SSRS, SRS) in\n"
     "  {4..48}^2; hosts: CSR-2, SRS in {8..3072}), then each candidate size\n"
     "  setting (002's Volta and Ampere models, 002 §4.1's log regression of\n"
@@ -91,7 +101,7 @@ const char* usage =
     "\n"
     "INPUT           Matrix Market files, folders of them, or kobalt-bench's\n"
     "                generators (kobalt-bench --help); default: a training set\n"
-    "                of 12 generators (lap3d:100 ... rmat:14,16)\n"
+    "                of 17 generators (lap3d:100 ... uniform:60000,6)\n"
     "--out FILE      the profile to write (default kobalt-profile.json)\n"
     "--budget S      timed seconds per CSR and conversion measurement\n"
     "                (default 0.2)\n"
@@ -177,22 +187,31 @@ double apply_seconds(const Handle& handle, const Matrix& a, const view& x, const
       .median;
 }
 
+/// A conversion's setup (conversion + handle) in CSR applies and its apply.
+struct ConversionTime {
+  double setup_spmvs = 0;
+  double seconds = 0;
+};
+
 /// `convert` (Csr -> a format) with its handle, timed once, fenced before
-/// and after, then the handle's apply: into s's format time and setup.
+/// and after, then the handle's apply; csr_seconds: one CSR apply.
 template <class Convert>
-void time_conversion(Convert&& convert, const view& x, const view& y,
-                     const bench::TimingOptions& timing,
-                     bench::DeviceClock& clock, tuning::AutoSample& s) {
+ConversionTime time_conversion(Convert&& convert, const view& x, const view& y,
+                               const bench::TimingOptions& timing, bench::DeviceClock& clock,
+                               double csr_seconds) {
   Kokkos::fence();
   Kokkos::Timer timer;
   const auto a = convert();
   const auto handle = make_handle(exec(), a);
   Kokkos::fence();
-  s.format_setup_spmvs = timer.seconds() / s.csr_seconds;
-  s.format_seconds = apply_seconds(handle, a, x, y, timing, clock);
+  ConversionTime t;
+  t.setup_spmvs = timer.seconds() / csr_seconds;
+  t.seconds = apply_seconds(handle, a, x, y, timing, clock);
+  return t;
 }
 
-/// The training sample of one matrix: CSR, then ELL or Hybrid.
+/// The training sample of one matrix: CSR, then ELL or Hybrid, then on
+/// regular matrices that pad little SELL-P (the automatic handle's rule 0).
 tuning::AutoSample measure(const std::string& name, const Csr<value_t, index_t>& csr,
                            const tuning::MatrixStats& stats, const view& x, const view& y,
                            const bench::TimingOptions& timing, bench::DeviceClock& clock,
@@ -204,16 +223,33 @@ tuning::AutoSample measure(const std::string& name, const Csr<value_t, index_t>&
   s.regular = stats.regular();
   s.csr_seconds = apply_seconds(make_handle(space, csr), csr, x, y, timing, clock);
   line = "csr " + std::to_string(s.csr_seconds * 1e6) + " us";
-  try {
-    if (s.regular)
-      time_conversion([&] { return to_ell(space, csr); }, x, y, timing, clock, s);
-    else
-      time_conversion([&] { return to_hybrid(space, csr); }, x, y, timing, clock, s);
-    line += s.regular ? ", ell " : ", hybrid ";
-    line += std::to_string(s.format_seconds * 1e6) + " us (" + std::to_string(s.speedup()) +
-            "x, setup " + std::to_string(s.format_setup_spmvs) + " CSR applies)";
-  } catch (const format_too_large& e) {
-    line += std::string(", no conversion: ") + e.what();  // too large here: not a sample
+  const auto timed = [&](const char* format, auto&& convert) -> ConversionTime {
+    try {
+      const ConversionTime t = time_conversion(convert, x, y, timing, clock, s.csr_seconds);
+      line += std::string(", ") + format + " " + std::to_string(t.seconds * 1e6) + " us (" +
+              std::to_string(s.csr_seconds / t.seconds) + "x, setup " +
+              std::to_string(t.setup_spmvs) + " CSR applies)";
+      return t;
+    } catch (const format_too_large& e) {
+      line += std::string(", no ") + format + ": " + e.what();  // too large here: not a sample
+      return {};
+    }
+  };
+  const ConversionTime format =
+      s.regular ? timed("ell", [&] { return to_ell(space, csr); })
+                : timed("hybrid", [&] { return to_hybrid(space, csr); });
+  s.format_setup_spmvs = format.setup_spmvs;
+  s.format_seconds = format.seconds;
+  if (s.regular) {
+    s.sellp_fill = tuning::sellp_fill(space, csr, tuning::auto_sellp_slice_size);
+    line += ", sellp fill " + std::to_string(s.sellp_fill);
+    if (s.sellp_fill <= tuning::auto_sellp_max_fill) {
+      sellp_params p;
+      p.slice_size = tuning::auto_sellp_slice_size;
+      const ConversionTime sellp = timed("sellp", [&] { return to_sellp(space, csr, p); });
+      s.sellp_setup_spmvs = sellp.setup_spmvs;
+      s.sellp_seconds = sellp.seconds;
+    }
   }
   return s;
 }

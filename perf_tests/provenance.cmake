@@ -3,11 +3,19 @@
 # is the one built, not the one configured): the git commit of the source
 # tree (with -dirty for uncommitted changes), compiler, flags, build type.
 # The file is rewritten only when its content changes, so an unchanged tree
-# rebuilds nothing.
+# rebuilds nothing. The environment variable KOBALT_SOURCE_COMMIT, where set
+# when building, names the commit instead: for a copy of the tree whose git
+# state is not the one built (a remote machine's copy that keeps its first
+# checkout's .git).
 # Usage: cmake -DSRC=... -DOUT=... -DCOMPILER=... -DFLAGS=... -DBUILD_TYPE=... -P provenance.cmake
-execute_process(COMMAND git -C "${SRC}" describe --always --dirty --abbrev=12
-                OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE
-                RESULT_VARIABLE rc ERROR_QUIET)
+if(NOT "$ENV{KOBALT_SOURCE_COMMIT}" STREQUAL "")
+  set(commit "$ENV{KOBALT_SOURCE_COMMIT} (KOBALT_SOURCE_COMMIT)")
+  set(rc 0)
+else()
+  execute_process(COMMAND git -C "${SRC}" describe --always --dirty --abbrev=12
+                  OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE
+                  RESULT_VARIABLE rc ERROR_QUIET)
+endif()
 if(NOT rc EQUAL 0 OR commit STREQUAL "")
   set(commit "unknown (not a git checkout)")
 endif()

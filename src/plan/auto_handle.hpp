@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The automatic handle (issue 16): make_handle(exec, csr, kobalt::automatic{n})
 // analyses the matrix once on the device (tuning::analyze_moments: one
-// reduction over the row lengths), chooses the
-// format from the statistics, the device profile and the expected number of
+// reduction over the row lengths; on profiles that convert to SELL-P a
+// second one over the slices, tuning/sellp_fill.hpp), chooses the format from the statistics, the device profile and the expected number of
 // applies (tuning/choose.hpp), converts once and keeps an SpmvHandle of the
 // chosen format; spmv(exec, handle, alpha, csr, x, beta, y) applies it.
 #pragma once
 
 #include "../formats/convert_ell.hpp"
 #include "../formats/convert_hybrid.hpp"
+#include "../formats/convert_sellp.hpp"
 #include "../tuning/choose.hpp"
+#include "../tuning/sellp_fill.hpp"
 #include "handle.hpp"
 #include "spmv.hpp"
 
@@ -29,7 +31,7 @@ struct automatic {
 };
 
 /// A handle that chose its format: a Csr kept as it is, or converted once
-/// to Ell or Hybrid, each applied through its own SpmvHandle. Sharing and
+/// to Ell, Hybrid or Sellp, each applied through its own SpmvHandle. Sharing and
 /// ordering of applies are those of the chosen handle (SpmvHandle).
 template <class CsrMatrix, class ExecutionSpace = typename CsrMatrix::execution_space>
 class AutoHandle {
@@ -41,10 +43,12 @@ class AutoHandle {
   using device_type = typename CsrMatrix::device_type;   ///< the matrix's Kokkos device
   using ell_type = Ell<value_type, index_type, device_type>;        ///< the ELL it may convert to
   using hybrid_type = Hybrid<value_type, index_type, device_type>;  ///< the Hybrid it may convert to
+  using sellp_type = Sellp<value_type, index_type, device_type>;    ///< the Sellp it may convert to
   /// The chosen format's handle.
   using handle_type = std::variant<SpmvHandle<CsrMatrix, ExecutionSpace>,
                                    SpmvHandle<ell_type, ExecutionSpace>,
-                                   SpmvHandle<hybrid_type, ExecutionSpace>>;
+                                   SpmvHandle<hybrid_type, ExecutionSpace>,
+                                   SpmvHandle<sellp_type, ExecutionSpace>>;
 
   /// Analyses `a` on `exec`, chooses (tuning::choose_format with the cached
   /// device profile) and converts.
@@ -65,8 +69,11 @@ class AutoHandle {
   /// The statistics the choice read (tuning::analyze_moments: no row-length
   /// distribution).
   const tuning::MatrixStats& stats() const { return analysis_.stats; }
-  /// Seconds the analysis (tuning::analyze_moments: one reduction) and the
-  /// choice took (host clock; the reduction's result reaches the host, so
+  /// SELL-P slots per nonzero (tuning::sellp_fill with
+  /// tuning::auto_sellp_slice_size), where the choice read it; 0 otherwise.
+  double sellp_fill() const { return analysis_.sellp_fill; }
+  /// Seconds the analysis (tuning::analyze_moments: one reduction; the
+  /// SELL-P fill where it is read: a second) and the choice took (host clock; the reduction's result reaches the host, so
   /// its device work is inside).
   /// The conversion and the chosen handle's setup are not: issue 16 asks
   /// the two apart.
@@ -103,6 +110,7 @@ class AutoHandle {
   struct Analysis {
     tuning::MatrixStats stats;
     tuning::FormatChoice choice;
+    double sellp_fill;
     double seconds;
   };
   static Analysis analyse(const ExecutionSpace& exec, const CsrMatrix& a, const automatic& options,
@@ -110,8 +118,10 @@ class AutoHandle {
     Kokkos::Timer timer;
     // The moments decide the format; only Hybrid's partition needs the
     // row-length distribution, which its conversion computes (build()).
-    Analysis r{tuning::analyze_moments(exec, a), {}, 0};
-    r.choice = tuning::choose_format(r.stats, profile, options.expected_applies);
+    Analysis r{tuning::analyze_moments(exec, a), {}, 0, 0};
+    if (tuning::sellp_fill_needed(r.stats, profile))
+      r.sellp_fill = tuning::sellp_fill(exec, a, tuning::auto_sellp_slice_size);
+    r.choice = tuning::choose_format(r.stats, profile, options.expected_applies, r.sellp_fill);
     r.seconds = timer.seconds();
     return r;
   }
@@ -138,6 +148,12 @@ class AutoHandle {
         const hybrid_type h = to_hybrid(
             exec, a, tuning::select<value_type, index_type>(full, profile, hybrid::automatic{}));
         return SpmvHandle<hybrid_type, ExecutionSpace>(exec, h, {}, profile, full);
+      }
+      case tuning::auto_format::sellp: {
+        sellp_params p;
+        p.slice_size = tuning::auto_sellp_slice_size;  // t = 1, rows in their order
+        const sellp_type s = to_sellp(exec, a, p);
+        return SpmvHandle<sellp_type, ExecutionSpace>(exec, s, {}, profile, analysis_.stats);
       }
       default:
         return SpmvHandle<CsrMatrix, ExecutionSpace>(exec, a, csr::automatic{}, profile,

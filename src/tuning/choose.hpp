@@ -5,6 +5,12 @@
 // (000 §5.3: conversions cost up to 280 SpMVs there).
 //
 // The rules, in order:
+//  0. SELL-P (profile.auto_sellp_max_nnz > 0, set by kobalt-tune): a regular
+//     matrix (002 §5.3) under auto_sellp_max_nnz nonzeros that SELL-P with
+//     auto_sellp_slice_size-row slices pads to at most auto_sellp_max_fill
+//     slots per nonzero takes SELL-P where it pays off (rule 3's test with
+//     auto_sellp_speedup and auto_sellp_setup_spmvs); otherwise the rules
+//     below decide.
 //  1. Hosts (profile.auto_min_convert_nnz = 0) and matrices under
 //     auto_min_convert_nnz nonzeros stay in Csr: CSR is at or near the best
 //     there (measurements beside the profile's constant, tuning/profile.hpp).
@@ -32,13 +38,27 @@
 namespace kobalt::tuning {
 
 /// The formats kobalt::automatic converts to.
-enum class auto_format { csr, ell, hybrid };
+enum class auto_format { csr, ell, hybrid, sellp };
+
+/// Rows per SELL-P slice of rule 0: 8 doubles fill an AVX-512 register, the
+/// host SIMD lanes of the SELL-P kernel (tuning/select.hpp). On 16 threads
+/// of the H200's host (2026-11-24, 5609f9e,
+/// perf_tests/results/h200-host-openmp/auto_s17_batch10.json) b = 8 beat
+/// CSR by 1.09-1.20x on ani4, cryg2500, nos7, orsreg_1 and luxembourg_osm;
+/// the default b = 64 ran 1.0-2.9x slower than CSR on the same five.
+inline constexpr std::int64_t auto_sellp_slice_size = 8;
+/// Most slots per nonzero rule 0 accepts (the padding is read and multiplied
+/// on every apply). Same run: luxembourg_osm pads to 1.22 slots per nonzero
+/// and SELL-P won 1.20x; delaunay_n16 pads to 1.34 and lost 1.57x (74.7
+/// against CSR's 47.4 us), though its rows vary as little (variance 1.8).
+inline constexpr double auto_sellp_max_fill = 1.25;
 
 /// The format's name as kobalt-bench spells it.
 inline const char* format_name(auto_format f) {
   switch (f) {
     case auto_format::ell: return "ell";
     case auto_format::hybrid: return "hybrid";
+    case auto_format::sellp: return "sellp";
     default: return "csr";
   }
 }
@@ -58,14 +78,36 @@ struct FormatChoice {
   std::string rule;  ///< the rule that fired, with the statistics it read
 };
 
+/// True when rule 0 must know the matrix's SELL-P fill (tuning/sellp_fill.hpp,
+/// with auto_sellp_slice_size): the profile converts to SELL-P, and the
+/// matrix is regular and small enough.
+inline bool sellp_fill_needed(const MatrixStats& stats, const DeviceProfile& profile) {
+  return stats.nnz < profile.auto_sellp_max_nnz && stats.regular();
+}
+
 /// The format for a matrix with statistics `stats` on the device of
-/// `profile`, applied about `expected_applies` times.
+/// `profile`, applied about `expected_applies` times. sellp_fill: the
+/// matrix's SELL-P slots per nonzero with auto_sellp_slice_size-row slices,
+/// read only where sellp_fill_needed (0 = not computed: no SELL-P).
 inline FormatChoice choose_format(const MatrixStats& stats, const DeviceProfile& profile,
-                                  std::int64_t expected_applies) {
+                                  std::int64_t expected_applies, double sellp_fill = 0) {
   std::ostringstream why;
   const auto stay = [&](const std::string& reason) {
     return FormatChoice{auto_format::csr, "csr: " + reason};
   };
+  if (sellp_fill_needed(stats, profile) && sellp_fill > 0 && sellp_fill <= auto_sellp_max_fill) {
+    const std::int64_t needed =
+        break_even_applies(profile.auto_sellp_speedup, profile.auto_sellp_setup_spmvs);
+    if (expected_applies >= needed) {
+      why << "sellp: row-length variance " << stats.variance_row_nnz << " <= "
+          << regular_variance_limit << ": regular (002 §5.3) with " << stats.nnz
+          << " < auto_sellp_max_nnz = " << profile.auto_sellp_max_nnz << " nonzeros, "
+          << sellp_fill << " <= " << auto_sellp_max_fill << " SELL-P slots per nonzero (b = "
+          << auto_sellp_slice_size << "), SELL-P (pays off after " << needed << " applies, "
+          << expected_applies << " expected)";
+      return {auto_format::sellp, why.str()};
+    }
+  }
   if (profile.auto_min_convert_nnz <= 0)
     return stay("the device profile converts nothing (auto_min_convert_nnz = 0: on hosts CSR "
                 "was at or near the best format)");

@@ -12,9 +12,16 @@
 //  - auto_hybrid_min_nnz: the same over the irregular matrices from there
 //    (no such matrix: never Hybrid, fit_never_nnz);
 //  - the speedups: geometric means of CSR time over the format's time on the
-//    matrices the rules then convert; the setups: their medians.
+//    matrices the rules then convert; the setups: their medians;
+//  - auto_sellp_max_nnz (rule 0 of choose.hpp): over the regular matrices
+//    that SELL-P pads to at most auto_sellp_max_fill, the largest bound under
+//    which at least fit_share_that_must_win of them gain >= fit_min_gain by
+//    SELL-P, placed halfway (geometric mean) between the last matrix inside
+//    and the next one (0 = the smallest does not win: never SELL-P); its
+//    speedup and setup as above, over the matrices inside.
 #pragma once
 
+#include "choose.hpp"
 #include "profile.hpp"
 
 #include <algorithm>
@@ -36,8 +43,20 @@ struct AutoSample {
   double csr_seconds = 0;         ///< one CSR apply (csr::automatic)
   double format_seconds = 0;      ///< ELL when regular, Hybrid otherwise
   double format_setup_spmvs = 0;  ///< the conversion in CSR applies
+  /// SELL-P slots per nonzero (auto_sellp_slice_size-row slices); 0 = not read
+  double sellp_fill = 0;
+  double sellp_seconds = 0;       ///< SELL-P (rule 0's); 0 = not measured
+  double sellp_setup_spmvs = 0;   ///< Csr -> SELL-P in CSR applies
   /// CSR time over the format's; 0 when the format was not measured.
   double speedup() const { return format_seconds > 0 ? csr_seconds / format_seconds : 0; }
+  /// CSR time over SELL-P's; 0 when SELL-P was not measured.
+  double sellp_speedup() const { return sellp_seconds > 0 ? csr_seconds / sellp_seconds : 0; }
+  /// True when rule 0 (choose.hpp) would consider SELL-P for this matrix
+  /// and SELL-P was measured.
+  bool sellp_candidate() const {
+    return regular && sellp_seconds > 0 && csr_seconds > 0 && sellp_fill > 0 &&
+           sellp_fill <= auto_sellp_max_fill;
+  }
 };
 
 /// A conversion counts as a win from this gain on (run-to-run spread on the
@@ -69,29 +88,92 @@ inline std::int64_t smallest_winning_nnz(const std::vector<AutoSample>& samples)
   return -1;
 }
 
-inline double geometric_mean_speedup(const std::vector<AutoSample>& s) {
+/// Geometric mean of speedup_of(sample) over `s` (not empty).
+template <class SpeedupOf>
+double geometric_mean(const std::vector<AutoSample>& s, SpeedupOf&& speedup_of) {
   double log_sum = 0;
-  for (const auto& x : s) log_sum += std::log(x.speedup());
+  for (const auto& x : s) log_sum += std::log(speedup_of(x));
   return std::exp(log_sum / static_cast<double>(s.size()));
 }
 
-inline double median_setup(std::vector<AutoSample> s) {
-  std::sort(s.begin(), s.end(), [](const AutoSample& a, const AutoSample& b) {
-    return a.format_setup_spmvs < b.format_setup_spmvs;
-  });
-  const std::size_t n = s.size();
-  return n % 2 ? s[n / 2].format_setup_spmvs
-               : 0.5 * (s[n / 2 - 1].format_setup_spmvs + s[n / 2].format_setup_spmvs);
+inline double geometric_mean_speedup(const std::vector<AutoSample>& s) {
+  return geometric_mean(s, [](const AutoSample& x) { return x.speedup(); });
+}
+
+/// Median of setup_of(sample) over `s` (not empty).
+template <class SetupOf>
+double median(const std::vector<AutoSample>& s, SetupOf&& setup_of) {
+  std::vector<double> v;
+  for (const auto& x : s) v.push_back(setup_of(x));
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+inline double median_setup(const std::vector<AutoSample>& s) {
+  return median(s, [](const AutoSample& x) { return x.format_setup_spmvs; });
+}
+
+/// How many of `samples` (sorted by nnz), from the smallest on, lie inside
+/// the largest prefix that ends in a win and where at least
+/// fit_share_that_must_win of the samples gain >= fit_min_gain by SELL-P;
+/// 0 if none.
+inline std::size_t sellp_winning_prefix(const std::vector<AutoSample>& samples) {
+  const auto wins = [](const AutoSample& s) { return s.sellp_speedup() >= fit_min_gain; };
+  for (std::size_t n = samples.size(); n > 0; --n) {
+    if (!wins(samples[n - 1])) continue;
+    const auto won = std::count_if(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(n), wins);
+    if (static_cast<double>(won) >= fit_share_that_must_win * static_cast<double>(n)) return n;
+  }
+  return 0;
+}
+
+/// Rule 0's keys (auto_sellp_*) from the SELL-P candidates among `all`.
+inline void fit_sellp(const std::vector<AutoSample>& all, DeviceProfile& p,
+                      std::ostream& report) {
+  std::vector<AutoSample> c;
+  for (const auto& s : all)
+    if (s.sellp_candidate()) c.push_back(s);
+  if (c.empty()) {
+    report << "auto_sellp_* kept: no regular training matrix with SELL-P measured and at most "
+           << auto_sellp_max_fill << " slots per nonzero\n";
+    return;
+  }
+  std::sort(c.begin(), c.end(),
+            [](const AutoSample& a, const AutoSample& b) { return a.nnz < b.nnz; });
+  const std::size_t n = sellp_winning_prefix(c);
+  if (n == 0) {
+    p.auto_sellp_max_nnz = 0;
+    report << "auto_sellp_max_nnz = 0 (SELL-P gains less than " << fit_min_gain << "x on "
+           << c.front().name << ", the smallest of " << c.size() << " candidates)\n";
+    return;
+  }
+  const std::vector<AutoSample> inside(c.begin(), c.begin() + static_cast<std::ptrdiff_t>(n));
+  const double last = static_cast<double>(inside.back().nnz);
+  p.auto_sellp_max_nnz =
+      n == c.size() ? inside.back().nnz + 1
+                    : std::max<std::int64_t>(
+                          inside.back().nnz + 1,
+                          std::llround(std::sqrt(last * static_cast<double>(c[n].nnz))));
+  p.auto_sellp_speedup = geometric_mean(inside, [](const AutoSample& x) { return x.sellp_speedup(); });
+  p.auto_sellp_setup_spmvs = median(inside, [](const AutoSample& x) { return x.sellp_setup_spmvs; });
+  report << "auto_sellp_max_nnz = " << p.auto_sellp_max_nnz << " (SELL-P gains " << fit_min_gain
+         << "x on >= " << fit_share_that_must_win * 100 << "% of the " << n << " of " << c.size()
+         << " candidates up to " << inside.back().name << ")\nauto_sellp_speedup = "
+         << p.auto_sellp_speedup << ", auto_sellp_setup_spmvs = " << p.auto_sellp_setup_spmvs
+         << "\n";
 }
 
 }  // namespace detail
 
 /// Refits base's auto_* keys from `samples` (those with a format time; the
-/// others are ignored). Keys without a sample to set them keep base's value.
+/// others are ignored; the SELL-P keys from those with a SELL-P time). Keys
+/// without a sample to set them keep base's value.
 inline AutoFit fit_auto(std::vector<AutoSample> samples, const DeviceProfile& base) {
   AutoFit fit{base, ""};
   DeviceProfile& p = fit.profile;
   std::ostringstream report;
+  detail::fit_sellp(samples, p, report);
   samples.erase(std::remove_if(samples.begin(), samples.end(),
                                [](const AutoSample& s) {
                                  return !(s.format_seconds > 0 && s.csr_seconds > 0);

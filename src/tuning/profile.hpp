@@ -75,6 +75,13 @@ struct DeviceProfile {
   double auto_hybrid_speedup = 1.24;      ///< CSR time over Hybrid's (irregular matrices)
   double auto_ell_setup_spmvs = 22.5;     ///< Csr -> ELL plus its handle, in CSR applies
   double auto_hybrid_setup_spmvs = 34.0;  ///< Csr -> Hybrid plus its handle, in CSR applies
+  // kobalt::automatic: regular matrices under auto_sellp_max_nnz nonzeros
+  // that SELL-P pads little convert to SELL-P (tuning/choose.hpp), where its
+  // speedup over CSR pays its setup. 0 = never: no built-in device has it;
+  // kobalt-tune fits the three keys together (tuning/fit_auto.hpp).
+  std::int64_t auto_sellp_max_nnz = 0;  ///< SELL-P below this many nonzeros; 0 = never
+  double auto_sellp_speedup = 1.0;      ///< CSR time over SELL-P's (1 = never pays)
+  double auto_sellp_setup_spmvs = 0;    ///< Csr -> SELL-P plus its handle, in CSR applies
 
   /// Where the constants came from ("built-in: NVIDIA H200", "built-in
   /// default for GPUs: device 'X' is not in the table", "file: p.json").
@@ -189,7 +196,8 @@ inline std::string trim(const std::string& s) {
 /// (team_threads, rows_per_team, entries_per_thread, warps_per_cu, oversubscription, merge_path_items, csrk_k, csrk_model,
 /// csrk_ssrs_constant, csrk_ssrs_log, csrk_srs_constant, csrk_srs_log, csrk_super_row_size, csrk_super_super_row_size, x_rows_min_rhs, auto_min_convert_nnz,
 /// auto_hybrid_min_nnz, auto_ell_speedup, auto_hybrid_speedup, auto_ell_setup_spmvs,
-/// auto_hybrid_setup_spmvs, bandwidth_gbs) plus an
+/// auto_hybrid_setup_spmvs, auto_sellp_max_nnz, auto_sellp_speedup,
+/// auto_sellp_setup_spmvs, bandwidth_gbs) plus an
 /// optional "name" that must occur in the device's name. Throws io_error
 /// naming file and line for anything else (unknown key, bad value, a profile
 /// for another device).
@@ -307,6 +315,12 @@ inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
       p.auto_ell_setup_spmvs = number();
     } else if (key == "auto_hybrid_setup_spmvs") {
       p.auto_hybrid_setup_spmvs = number();
+    } else if (key == "auto_sellp_max_nnz") {
+      p.auto_sellp_max_nnz = whole(0, count_max);
+    } else if (key == "auto_sellp_speedup") {
+      p.auto_sellp_speedup = number();
+    } else if (key == "auto_sellp_setup_spmvs") {
+      p.auto_sellp_setup_spmvs = number();
     } else if (key == "csrk_super_row_size") {
       p.csrk_super_row_size = whole(1, count_max);
     } else if (key == "csrk_super_super_row_size") {
@@ -351,7 +365,10 @@ inline void write_profile_file(const DeviceProfile& p, const std::string& path) 
         << "  \"auto_ell_speedup\": " << p.auto_ell_speedup << ",\n"
         << "  \"auto_hybrid_speedup\": " << p.auto_hybrid_speedup << ",\n"
         << "  \"auto_ell_setup_spmvs\": " << p.auto_ell_setup_spmvs << ",\n"
-        << "  \"auto_hybrid_setup_spmvs\": " << p.auto_hybrid_setup_spmvs << "\n}\n";
+        << "  \"auto_hybrid_setup_spmvs\": " << p.auto_hybrid_setup_spmvs << ",\n"
+        << "  \"auto_sellp_max_nnz\": " << p.auto_sellp_max_nnz << ",\n"
+        << "  \"auto_sellp_speedup\": " << p.auto_sellp_speedup << ",\n"
+        << "  \"auto_sellp_setup_spmvs\": " << p.auto_sellp_setup_spmvs << "\n}\n";
     out.flush();
     if (!out) throw io_error(tmp, 0, "cannot write the device profile");
   }

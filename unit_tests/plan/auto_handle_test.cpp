@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // make_handle(exec, csr, kobalt::automatic{n}) (plan/auto_handle.hpp): on
 // every edge and shared matrix, each format it can choose (forced through
-// the profile's auto_min_convert_nnz and the expected applies) matches the
+// the profile's auto_min_convert_nnz, auto_sellp_max_nnz and the expected
+// applies) matches the
 // reference through the automatic handle's spmv, says what it chose, and
 // refuses a handle made for another matrix.
 #include "fixtures/edge_matrices.hpp"
@@ -11,6 +12,7 @@
 #include "fixtures/types.hpp"
 
 #include <kobalt/kobalt.hpp>
+#include <kobalt/tuning/fit_auto.hpp>
 
 #include <string>
 #include <type_traits>
@@ -27,6 +29,16 @@ tuning::DeviceProfile converting_profile() {
   tuning::DeviceProfile p = tuning::profile_of(exec_type());
   p.auto_min_convert_nnz = 1;
   p.auto_hybrid_min_nnz = 1;
+  return p;
+}
+
+/// converting_profile with rule 0 on for every size: regular matrices that
+/// SELL-P pads little take SELL-P (2x, setup 1 CSR apply).
+tuning::DeviceProfile sellp_profile() {
+  tuning::DeviceProfile p = converting_profile();
+  p.auto_sellp_max_nnz = tuning::fit_never_nnz;
+  p.auto_sellp_speedup = 2.0;
+  p.auto_sellp_setup_spmvs = 1.0;
   return p;
 }
 
@@ -47,13 +59,22 @@ void expect_auto_matches_reference(const AutoHandle<Csr, exec_type>& h, const Cs
 template <class Csr, class Value, class Index>
 void expect_every_choice(const Csr& a, const Triplets<Value, Index>& t, const std::string& what) {
   const exec_type exec;
-  const auto p = converting_profile();
   // 1 expected apply never pays a conversion; 1e9 always does where a
   // rule picks a format.
+  for (const auto& [p, profile] :
+       {std::pair{converting_profile(), " ell/hybrid"}, std::pair{sellp_profile(), " sellp"}})
   for (const std::int64_t applies : {std::int64_t{1}, std::int64_t{1000000000}}) {
     const AutoHandle<Csr, exec_type> h(exec, a, automatic{applies}, p);
-    const std::string name = what + " applies=" + std::to_string(applies);
-    const auto expected = tuning::choose_format(h.stats(), p, applies);
+    const std::string name = what + profile + " applies=" + std::to_string(applies);
+    // The fill is read where rule 0 may fire, and is what to_sellp stores.
+    EXPECT_EQ(h.sellp_fill() > 0, tuning::sellp_fill_needed(h.stats(), p) && a.nnz() > 0) << name;
+    if (h.sellp_fill() > 0) {
+      sellp_params sp;
+      sp.slice_size = tuning::auto_sellp_slice_size;
+      EXPECT_DOUBLE_EQ(h.sellp_fill(), static_cast<double>(to_sellp(a, sp).stored()) /
+                                           static_cast<double>(a.nnz())) << name;
+    }
+    const auto expected = tuning::choose_format(h.stats(), p, applies, h.sellp_fill());
     EXPECT_EQ(h.choice().format, expected.format) << name;
     EXPECT_EQ(h.handle().index(), static_cast<std::size_t>(expected.format)) << name;
     if (applies == 1 || a.nnz() == 0) {
@@ -106,6 +127,18 @@ TEST(AutoHandle, RegularTakesEllAndIrregularHybrid) {
   q.auto_hybrid_min_nnz = tuning::DeviceProfile{}.auto_hybrid_min_nnz;
   const AutoHandle<std::decay_t<decltype(h)>, exec_type> hc(exec, h, automatic{1000000}, q);
   EXPECT_EQ(hc.choice().format, tuning::auto_format::csr) << hc.describe();
+  // With rule 0 on, the band (2, 3, ..., 3, 2 entries: 6000 slots for 5998
+  // nonzeros) takes SELL-P; the hub is irregular and still takes Hybrid.
+  const AutoHandle<std::decay_t<decltype(b)>, exec_type> hs(exec, b, automatic{1000000},
+                                                            sellp_profile());
+  EXPECT_EQ(hs.choice().format, tuning::auto_format::sellp) << hs.describe();
+  EXPECT_DOUBLE_EQ(hs.sellp_fill(), 6000.0 / 5998.0);
+  EXPECT_NE(hs.describe().find("SELL-P slots per nonzero"), std::string::npos) << hs.describe();
+  EXPECT_EQ(hs.summary().rfind("sellp ", 0), 0u) << hs.summary();
+  expect_auto_matches_reference(hs, b, band, "band sellp");
+  const AutoHandle<std::decay_t<decltype(h)>, exec_type> hhs(exec, h, automatic{1000000},
+                                                             sellp_profile());
+  EXPECT_EQ(hhs.choice().format, tuning::auto_format::hybrid) << hhs.describe();
   // The analysis and the choice are timed on their own (issue 16): a part
   // of the setup, measured for every choice.
   for (const double t : {hb.analysis_seconds(), hh.analysis_seconds(), hc.analysis_seconds()}) {

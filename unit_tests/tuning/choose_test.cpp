@@ -28,8 +28,8 @@ MatrixStats stats_of(std::int64_t rows, double mean, double variance, std::int64
 
 /// The format chosen, with the rule's text checked for `phrase`.
 auto_format chosen(const MatrixStats& s, const tuning::DeviceProfile& p, std::int64_t applies,
-                   const std::string& phrase) {
-  const auto c = tuning::choose_format(s, p, applies);
+                   const std::string& phrase, double sellp_fill = 0) {
+  const auto c = tuning::choose_format(s, p, applies, sellp_fill);
   EXPECT_NE(c.rule.find(phrase), std::string::npos) << c.rule;
   EXPECT_EQ(c.rule.rfind(tuning::format_name(c.format), 0), 0u) << c.rule;
   return c.format;
@@ -98,6 +98,60 @@ TEST(ChooseFormat, ProfileThresholdDecides) {
   p.auto_min_convert_nnz = 1000;
   p.auto_hybrid_min_nnz = 1000;
   EXPECT_EQ(chosen(mid_graph, p, 1000, "auto_hybrid_min_nnz = 1000, Hybrid"), auto_format::hybrid);
+}
+
+/// A host profile whose rule 0 converts regular matrices under 2.5e5
+/// nonzeros to SELL-P: 1.15x, setup 5 CSR applies (break-even 39.3 -> 39).
+tuning::DeviceProfile sellp_host() {
+  tuning::DeviceProfile p = host_profile();
+  p.auto_sellp_max_nnz = 250000;
+  p.auto_sellp_speedup = 1.15;
+  p.auto_sellp_setup_spmvs = 5.0;
+  return p;
+}
+
+const MatrixStats small_mesh = stats_of(40000, 6.0, 0.4, 9);  // regular, 2.4e5
+
+TEST(ChooseFormat, SmallRegularTakesSellpWhereTheProfileSaysSo) {
+  const auto p = sellp_host();
+  EXPECT_TRUE(tuning::sellp_fill_needed(small_mesh, p));
+  EXPECT_EQ(chosen(small_mesh, p, 1000, "SELL-P (pays off after 39 applies", 1.2),
+            auto_format::sellp);
+  EXPECT_EQ(chosen(small_mesh, p, 1000, "1.25 SELL-P slots per nonzero (b = 8)", 1.25),
+            auto_format::sellp);
+  // Beside each limit: padding, size, regularity, fill not read, applies.
+  EXPECT_EQ(chosen(small_mesh, p, 1000, "converts nothing", 1.2501), auto_format::csr);
+  EXPECT_EQ(chosen(small_mesh, p, 1000, "converts nothing", 0), auto_format::csr);
+  tuning::DeviceProfile at_limit = p;
+  at_limit.auto_sellp_max_nnz = small_mesh.nnz;
+  EXPECT_FALSE(tuning::sellp_fill_needed(small_mesh, at_limit));
+  EXPECT_EQ(chosen(small_mesh, at_limit, 1000, "converts nothing", 1.0), auto_format::csr);
+  at_limit.auto_sellp_max_nnz = small_mesh.nnz + 1;
+  EXPECT_EQ(chosen(small_mesh, at_limit, 1000, "auto_sellp_max_nnz = 240001", 1.0),
+            auto_format::sellp);
+  const MatrixStats uneven = stats_of(40000, 6.0, 10.5, 30);
+  EXPECT_FALSE(tuning::sellp_fill_needed(uneven, p));
+  EXPECT_EQ(chosen(uneven, p, 1000, "converts nothing", 1.0), auto_format::csr);
+  EXPECT_EQ(chosen(small_mesh, p, 38, "converts nothing", 1.0), auto_format::csr);
+  EXPECT_EQ(chosen(small_mesh, p, 39, "SELL-P", 1.0), auto_format::sellp);
+  // Profiles without rule 0 (every built-in one) never read the fill.
+  EXPECT_FALSE(tuning::sellp_fill_needed(small_mesh, host_profile()));
+  EXPECT_FALSE(tuning::sellp_fill_needed(small_mesh, fake_gpu_profile()));
+  EXPECT_EQ(chosen(small_mesh, host_profile(), 1000, "converts nothing", 1.0), auto_format::csr);
+}
+
+// On a GPU profile rule 0 comes first; larger regular matrices still take
+// ELL, and one that SELL-P would pad too much falls through to the rules
+// after it.
+TEST(ChooseFormat, SellpRuleComesFirstThenTheOthers) {
+  tuning::DeviceProfile p = fake_gpu_profile();
+  p.auto_min_convert_nnz = 1000;
+  p.auto_sellp_max_nnz = 250000;
+  p.auto_sellp_speedup = 1.3;
+  p.auto_sellp_setup_spmvs = 3.0;
+  EXPECT_EQ(chosen(small_mesh, p, 1000, "SELL-P", 1.1), auto_format::sellp);
+  EXPECT_EQ(chosen(small_mesh, p, 1000, "regular (002 §5.3), ELL", 1.4), auto_format::ell);
+  EXPECT_EQ(chosen(stencil, p, 1000, "regular (002 §5.3), ELL", 1.0), auto_format::ell);
 }
 
 }  // namespace

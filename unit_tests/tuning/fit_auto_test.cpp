@@ -72,6 +72,58 @@ TEST(FitAuto, SamplesWithoutAConversionAreIgnored) {
   EXPECT_NE(fit.report.find("0 training matrices"), std::string::npos) << fit.report;
 }
 
+/// A regular sample with rule 0's SELL-P measured: `speedup` over CSR at
+/// `fill` slots per nonzero; ELL not measured.
+AutoSample sellp_sample(const std::string& name, std::int64_t nnz, double speedup,
+                        double fill = 1.0, double setup = 4) {
+  AutoSample s{name, nnz, true, 1e-3, 0, 0};
+  s.sellp_fill = fill;
+  s.sellp_seconds = 1e-3 / speedup;
+  s.sellp_setup_spmvs = setup;
+  return s;
+}
+
+TEST(FitAuto, SellpBoundLiesBetweenTheLastWinAndTheNextMatrix) {
+  const std::vector<AutoSample> s = {
+      sellp_sample("a", 10000, 1.2, 1.0, 2), sellp_sample("b", 40000, 1.1, 1.1, 4),
+      sellp_sample("padded", 60000, 0.5, 1.3),  // above auto_sellp_max_fill: not a candidate
+      sellp_sample("c", 90000, 1.3, 1.0, 6), sellp_sample("d", 1000000, 0.9),
+      sellp_sample("e", 4000000, 0.8)};
+  const auto fit = tuning::fit_auto(s, host_profile());
+  // a, b, c win; d and e lose: the bound sits at sqrt(90000 * 1e6) = 3e5.
+  EXPECT_EQ(fit.profile.auto_sellp_max_nnz, 300000) << fit.report;
+  EXPECT_NEAR(fit.profile.auto_sellp_speedup, std::cbrt(1.2 * 1.1 * 1.3), 1e-12);
+  EXPECT_NEAR(fit.profile.auto_sellp_setup_spmvs, 4, 1e-12);
+  EXPECT_NE(fit.report.find("3 of 5 candidates up to c"), std::string::npos) << fit.report;
+  // The ELL/Hybrid keys have no sample: they keep the base profile's values.
+  EXPECT_EQ(fit.profile.auto_min_convert_nnz, host_profile().auto_min_convert_nnz);
+}
+
+TEST(FitAuto, SellpShareOfWinsAndItsEdges) {
+  std::vector<AutoSample> s;
+  for (int i = 1; i <= 9; ++i) s.push_back(sellp_sample("w", 1000 * i, 1.2));
+  s.push_back(sellp_sample("loses inside", 9500, 1.0));
+  s.push_back(sellp_sample("w last", 20000, 1.2));
+  // 10 of 11 win (91%): every candidate is inside; the bound is one past it.
+  EXPECT_EQ(tuning::fit_auto(s, host_profile()).profile.auto_sellp_max_nnz, 20001);
+  // The smallest loses, the next wins: 1 of 2 is not 90%, so never.
+  const auto never = tuning::fit_auto(
+      {sellp_sample("x", 1000, 1.04), sellp_sample("y", 2000, 1.3)}, host_profile());
+  EXPECT_EQ(never.profile.auto_sellp_max_nnz, 0) << never.report;
+  EXPECT_NE(never.report.find("auto_sellp_max_nnz = 0"), std::string::npos) << never.report;
+  // No candidate (irregular, unmeasured or padded): the keys stay.
+  tuning::DeviceProfile base = host_profile();
+  base.auto_sellp_max_nnz = 777;
+  AutoSample irregular = sellp_sample("i", 1000, 2.0);
+  irregular.regular = false;
+  AutoSample unmeasured = sellp_sample("u", 1000, 2.0);
+  unmeasured.sellp_seconds = 0;
+  const auto kept =
+      tuning::fit_auto({irregular, unmeasured, sellp_sample("p", 1000, 2.0, 1.26)}, base);
+  EXPECT_EQ(kept.profile.auto_sellp_max_nnz, 777) << kept.report;
+  EXPECT_NE(kept.report.find("auto_sellp_* kept"), std::string::npos) << kept.report;
+}
+
 TEST(ProfileWriter, RoundTripsEveryKey) {
   tuning::DeviceProfile p = fake_gpu_profile();
   p.bandwidth_gbs = 4123.25;
@@ -86,6 +138,9 @@ TEST(ProfileWriter, RoundTripsEveryKey) {
   p.csrk_srs_log = 2.5;
   p.csrk_super_row_size = 384;
   p.merge_path_items = 12;
+  p.auto_sellp_max_nnz = 298765;
+  p.auto_sellp_speedup = 1.0 / 0.87;
+  p.auto_sellp_setup_spmvs = 3.25;
   const std::string path = ::testing::TempDir() + "kobalt_profile_roundtrip.json";
   tuning::write_profile_file(p, path);
   EXPECT_FALSE(std::ifstream(path + ".tmp").good());  // renamed, not left behind
@@ -103,6 +158,9 @@ TEST(ProfileWriter, RoundTripsEveryKey) {
   EXPECT_EQ(q.csrk_srs_log, 2.5);
   EXPECT_EQ(q.csrk_super_row_size, 384);
   EXPECT_EQ(q.merge_path_items, 12);
+  EXPECT_EQ(q.auto_sellp_max_nnz, 298765);
+  EXPECT_EQ(q.auto_sellp_speedup, 1.0 / 0.87);
+  EXPECT_EQ(q.auto_sellp_setup_spmvs, 3.25);
   EXPECT_EQ(q.source, "file: " + path);
   std::remove(path.c_str());
   // A folder that does not exist: io_error, nothing written.
