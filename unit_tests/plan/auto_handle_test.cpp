@@ -60,12 +60,19 @@ template <class Csr, class Value, class Index>
 void expect_every_choice(const Csr& a, const Triplets<Value, Index>& t, const std::string& what) {
   const exec_type exec;
   // 1 expected apply never pays a conversion; 1e9 always does where a
-  // rule picks a format.
-  for (const auto& [p, profile] :
-       {std::pair{converting_profile(), " ell/hybrid"}, std::pair{sellp_profile(), " sellp"}})
-  for (const std::int64_t applies : {std::int64_t{1}, std::int64_t{1000000000}}) {
+  // rule picks a format (with and without rule 0).
+  struct Case {
+    tuning::DeviceProfile profile;
+    std::int64_t applies;
+    const char* label;
+  };
+  for (const Case& c : {Case{converting_profile(), 1, " applies=1"},
+                        Case{converting_profile(), 1000000000, " ell/hybrid applies=1e9"},
+                        Case{sellp_profile(), 1000000000, " sellp applies=1e9"}}) {
+    const tuning::DeviceProfile& p = c.profile;
+    const std::int64_t applies = c.applies;
     const AutoHandle<Csr, exec_type> h(exec, a, automatic{applies}, p);
-    const std::string name = what + profile + " applies=" + std::to_string(applies);
+    const std::string name = what + c.label;
     // The fill is read where rule 0 may fire, and is what to_sellp stores.
     EXPECT_EQ(h.sellp_fill() > 0, tuning::sellp_fill_needed(h.stats(), p) && a.nnz() > 0) << name;
     if (h.sellp_fill() > 0) {
