@@ -2,7 +2,8 @@
 // The automatic handle (issue 16): make_handle(exec, csr, kobalt::automatic{n})
 // analyses the matrix once on the device (tuning::analyze_moments: one
 // reduction over the row lengths; on profiles that convert to SELL-P a
-// second one over the slices, tuning/sellp_fill.hpp), chooses the format from the statistics, the device profile and the expected number of
+// second one over the slices, tuning/sellp_fill.hpp), chooses the format
+// from the statistics, the device profile and the expected number of
 // applies (tuning/choose.hpp), converts once and keeps an SpmvHandle of the
 // chosen format; spmv(exec, handle, alpha, csr, x, beta, y) applies it.
 #pragma once
@@ -73,10 +74,10 @@ class AutoHandle {
   /// tuning::auto_sellp_slice_size), where the choice read it; 0 otherwise.
   double sellp_fill() const { return analysis_.sellp_fill; }
   /// Seconds the analysis (tuning::analyze_moments: one reduction; the
-  /// SELL-P fill where it is read: a second) and the choice took (host clock; the reduction's result reaches the host, so
-  /// its device work is inside).
-  /// The conversion and the chosen handle's setup are not: issue 16 asks
-  /// the two apart.
+  /// SELL-P fill where it is read: a second) and the choice took (host
+  /// clock; the reductions' results reach the host, so their device work is
+  /// inside). The conversion and the chosen handle's setup are not: issue 16
+  /// asks the two apart.
   double analysis_seconds() const { return analysis_.seconds; }
   /// The chosen format's handle, for std::visit.
   const handle_type& handle() const { return handle_; }

@@ -122,7 +122,8 @@ inline std::size_t sellp_winning_prefix(const std::vector<AutoSample>& samples) 
   const auto wins = [](const AutoSample& s) { return s.sellp_speedup() >= fit_min_gain; };
   for (std::size_t n = samples.size(); n > 0; --n) {
     if (!wins(samples[n - 1])) continue;
-    const auto won = std::count_if(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(n), wins);
+    const auto end = samples.begin() + static_cast<std::ptrdiff_t>(n);
+    const auto won = std::count_if(samples.begin(), end, wins);
     if (static_cast<double>(won) >= fit_share_that_must_win * static_cast<double>(n)) return n;
   }
   return 0;
@@ -155,8 +156,10 @@ inline void fit_sellp(const std::vector<AutoSample>& all, DeviceProfile& p,
                     : std::max<std::int64_t>(
                           inside.back().nnz + 1,
                           std::llround(std::sqrt(last * static_cast<double>(c[n].nnz))));
-  p.auto_sellp_speedup = geometric_mean(inside, [](const AutoSample& x) { return x.sellp_speedup(); });
-  p.auto_sellp_setup_spmvs = median(inside, [](const AutoSample& x) { return x.sellp_setup_spmvs; });
+  p.auto_sellp_speedup =
+      geometric_mean(inside, [](const AutoSample& x) { return x.sellp_speedup(); });
+  p.auto_sellp_setup_spmvs =
+      median(inside, [](const AutoSample& x) { return x.sellp_setup_spmvs; });
   report << "auto_sellp_max_nnz = " << p.auto_sellp_max_nnz << " (SELL-P gains " << fit_min_gain
          << "x on >= " << fit_share_that_must_win * 100 << "% of the " << n << " of " << c.size()
          << " candidates up to " << inside.back().name << ")\nauto_sellp_speedup = "
