@@ -71,8 +71,8 @@ const KeySweep oversubscription_sweep = {
     "oversubscription", {0, 2, 4, 8, 16, 32}, "irregular (Hybrid's COO part)"};
 
 const char* usage =
-    "usage: kobalt-tune [--out FILE] [--budget S] [--sweep-budget S] [--batch N]\n"
-    "                   [--triad-mib M] [INPUT...]\n"
+    "usage: kobalt-tune [--out FILE] [--start FILE] [--skip-csrk] [--budget S]\n"
+    "                   [--sweep-budget S] [--batch N] [--triad-mib M] [INPUT...]\n"
     "\n"
     "Calibrates a device profile on this device. It measures the triad\n"
     "bandwidth and the launch floor (one CSR apply of a 1 x 1 matrix), then on\n"
@@ -103,6 +103,14 @@ const char* usage =
     "                generators (kobalt-bench --help); default: a training set\n"
     "                of 17 generators (lap3d:100 ... uniform:60000,6)\n"
     "--out FILE      the profile to write (default kobalt-profile.json)\n"
+    "--start FILE    start from this profile (as KOBALT_PROFILE applies it:\n"
+    "                the device's built-in profile, then FILE's keys) instead of\n"
+    "                the built-in one; the keys kobalt-tune fits are replaced,\n"
+    "                the others kept. A profile for another device is an error\n"
+    "--skip-csrk     skip the CSR-k sweep (on GPUs the longest pass: 64 sizes\n"
+    "                per matrix) and keep the starting profile's CSR-k keys;\n"
+    "                kobalt::automatic never chooses CSR-k, so its keys do not\n"
+    "                depend on them\n"
     "--budget S      timed seconds per CSR and conversion measurement\n"
     "                (default 0.2)\n"
     "--sweep-budget S  timed seconds per point of the CSR-k, merge_path and\n"
@@ -123,6 +131,8 @@ struct Options {
   double sweep_budget = 0;  ///< 0: budget / 10
   int batch = 1;  ///< applies timed back to back per sample (kobalt-bench --batch)
   std::int64_t triad_mib = 0;  ///< 0: bench::default_triad_bytes()
+  std::string start;           ///< a profile to start from ("": the built-in one)
+  bool skip_csrk = false;      ///< keep the starting profile's CSR-k keys
   std::vector<std::string> inputs;
 };
 
@@ -148,6 +158,10 @@ Options parse(int argc, char** argv) {
       std::exit(0);
     } else if (a == "--out") {
       o.out = value_of();
+    } else if (a == "--start") {
+      o.start = value_of();
+    } else if (a == "--skip-csrk") {
+      o.skip_csrk = true;
     } else if (a == "--budget" || a == "--sweep-budget") {
       const std::string v = value_of();
       char* end = nullptr;
@@ -187,6 +201,13 @@ double apply_seconds(const Handle& handle, const Matrix& a, const view& x, const
       .median;
 }
 
+/// The handle of `a` with its format's default strategy under `profile`:
+/// the profile being fitted (the starting one), not KOBALT_PROFILE's.
+template <class Matrix>
+SpmvHandle<Matrix, exec> handle_for(const Matrix& a, const tuning::DeviceProfile& profile) {
+  return SpmvHandle<Matrix, exec>(exec(), a, {}, profile);
+}
+
 /// A conversion's setup (conversion + handle) in CSR applies and its apply.
 struct ConversionTime {
   double setup_spmvs = 0;
@@ -196,13 +217,13 @@ struct ConversionTime {
 /// `convert` (Csr -> a format) with its handle, timed once, fenced before
 /// and after, then the handle's apply; csr_seconds: one CSR apply.
 template <class Convert>
-ConversionTime time_conversion(Convert&& convert, const view& x, const view& y,
-                               const bench::TimingOptions& timing, bench::DeviceClock& clock,
-                               double csr_seconds) {
+ConversionTime time_conversion(Convert&& convert, const tuning::DeviceProfile& profile,
+                               const view& x, const view& y, const bench::TimingOptions& timing,
+                               bench::DeviceClock& clock, double csr_seconds) {
   Kokkos::fence();
   Kokkos::Timer timer;
   const auto a = convert();
-  const auto handle = make_handle(exec(), a);
+  const auto handle = handle_for(a, profile);
   Kokkos::fence();
   ConversionTime t;
   t.setup_spmvs = timer.seconds() / csr_seconds;
@@ -213,7 +234,8 @@ ConversionTime time_conversion(Convert&& convert, const view& x, const view& y,
 /// The training sample of one matrix: CSR, then ELL or Hybrid, then on
 /// regular matrices that pad little SELL-P (the automatic handle's rule 0).
 tuning::AutoSample measure(const std::string& name, const Csr<value_t, index_t>& csr,
-                           const tuning::MatrixStats& stats, const view& x, const view& y,
+                           const tuning::MatrixStats& stats,
+                           const tuning::DeviceProfile& profile, const view& x, const view& y,
                            const bench::TimingOptions& timing, bench::DeviceClock& clock,
                            std::string& line) {
   const exec space;
@@ -221,11 +243,11 @@ tuning::AutoSample measure(const std::string& name, const Csr<value_t, index_t>&
   s.name = name;
   s.nnz = csr.nnz();
   s.regular = stats.regular();
-  s.csr_seconds = apply_seconds(make_handle(space, csr), csr, x, y, timing, clock);
+  s.csr_seconds = apply_seconds(handle_for(csr, profile), csr, x, y, timing, clock);
   line = "csr " + std::to_string(s.csr_seconds * 1e6) + " us";
   const auto timed = [&](const char* format, auto&& convert) -> ConversionTime {
     try {
-      const ConversionTime t = time_conversion(convert, x, y, timing, clock, s.csr_seconds);
+      const ConversionTime t = time_conversion(convert, profile, x, y, timing, clock, s.csr_seconds);
       line += std::string(", ") + format + " " + std::to_string(t.seconds * 1e6) + " us (" +
               std::to_string(s.csr_seconds / t.seconds) + "x, setup " +
               std::to_string(t.setup_spmvs) + " CSR applies)";
@@ -243,7 +265,7 @@ tuning::AutoSample measure(const std::string& name, const Csr<value_t, index_t>&
   if (s.regular) {
     s.sellp_fill = tuning::sellp_fill(space, csr, tuning::auto_sellp_slice_size);
     line += ", sellp fill " + std::to_string(s.sellp_fill);
-    if (s.sellp_fill <= tuning::auto_sellp_max_fill) {
+    if (tuning::sellp_shape_fits(s.regular, s.sellp_fill)) {
       sellp_params p;
       p.slice_size = tuning::auto_sellp_slice_size;
       const ConversionTime sellp = timed("sellp", [&] { return to_sellp(space, csr, p); });
@@ -259,18 +281,19 @@ double rdensity(const Csr<value_t, index_t>& csr) {
   return tuning::summary_stats(csr).mean_row_nnz;
 }
 
-/// One CSR-k apply with k levels and these sizes (k = 2: the SRS only);
-/// 0 when the conversion is refused (format_too_large: not a sample).
+/// One CSR-k apply with k levels and these sizes (k = 2: the SRS only)
+/// under `profile`; 0 when the conversion is refused (format_too_large: not
+/// a sample).
 double csrk_seconds(const Csr<value_t, index_t>& csr, int k, const tuning::CsrkSizes& sizes,
-                    const view& x, const view& y, const bench::TimingOptions& timing,
-                    bench::DeviceClock& clock) {
+                    const tuning::DeviceProfile& profile, const view& x, const view& y,
+                    const bench::TimingOptions& timing, bench::DeviceClock& clock) {
   csrk::parameters p;
   p.k = k;
   p.super_row_size = sizes.super_row_size;
   if (k == 3) p.super_super_row_size = sizes.super_super_row_size;
   try {
     const auto a = to_csrk(exec(), csr, p);
-    return apply_seconds(make_handle(exec(), a), a, x, y, timing, clock);
+    return apply_seconds(handle_for(a, profile), a, x, y, timing, clock);
   } catch (const format_too_large&) {
     return 0;
   }
@@ -279,11 +302,11 @@ double csrk_seconds(const Csr<value_t, index_t>& csr, int k, const tuning::CsrkS
 /// CSR-k on one matrix at every size of `grid` (first pass of the CSR-k fit).
 tuning::SweepSample csrk_grid_sample(const std::string& name, const Csr<value_t, index_t>& csr,
                                      int k, const std::vector<tuning::CsrkSizes>& grid,
-                                     const view& x, const view& y,
+                                     const tuning::DeviceProfile& profile, const view& x, const view& y,
                                      const bench::TimingOptions& timing,
                                      bench::DeviceClock& clock, std::string& line) {
   tuning::SweepSample s{name, rdensity(csr), {}};
-  for (const auto& sizes : grid) s.seconds.push_back(csrk_seconds(csr, k, sizes, x, y, timing, clock));
+  for (const auto& sizes : grid) s.seconds.push_back(csrk_seconds(csr, k, sizes, profile, x, y, timing, clock));
   const std::size_t best = tuning::best_candidate(s);
   if (best < grid.size())
     line += "; csrk best " + (k == 3 ? "SSRS " + std::to_string(grid[best].super_super_row_size) + ", " : std::string()) +
@@ -345,6 +368,35 @@ void progress(const char* pass, std::size_t i, std::size_t n, const std::string&
             << "; about " << static_cast<long>(left + 0.5) << " s left in this pass\n";
 }
 
+/// Pass 2 of the CSR-k fit: each candidate size setting the grid suggests,
+/// on every matrix, then tuning::fit_csrk; returns `fitted` with the chosen
+/// CSR-k keys and prints the fit's report. The inputs are loaded again
+/// rather than kept: a training folder may not fit the device at once.
+tuning::DeviceProfile csrk_pass2(const std::vector<std::string>& inputs,
+                                 const std::vector<tuning::SweepSample>& grid_samples,
+                                 const std::vector<tuning::CsrkSizes>& grid, int k,
+                                 const tuning::DeviceProfile& fitted,
+                                 const bench::TimingOptions& timing, bench::DeviceClock& clock) {
+  const auto candidates = tuning::csrk_candidates(grid_samples, grid, k, fitted);
+  std::vector<std::vector<double>> candidate_seconds(candidates.size());
+  Kokkos::Timer elapsed;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const auto in = bench::load_input<value_t, index_t>(inputs[i]);
+    const auto [x, y] = vectors_for(in.csr);
+    std::ostringstream line;
+    line << "csrk candidates";
+    for (std::size_t c = 0; c < candidates.size(); ++c) {
+      const auto sizes = tuning::csrk_default_sizes(candidates[c].profile, k, rdensity(in.csr));
+      candidate_seconds[c].push_back(csrk_seconds(in.csr, k, sizes, candidates[c].profile, x, y, timing, clock));
+      line << " " << candidate_seconds[c].back() * 1e6 << " us";
+    }
+    progress("pass 2 of 2", i, inputs.size(), in.name, line.str(), elapsed);
+  }
+  const auto fit = tuning::fit_csrk(grid_samples, grid, k, candidates, candidate_seconds, fitted);
+  std::cout << fit.report;
+  return fit.profile;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -359,6 +411,10 @@ int main(int argc, char** argv) {
   try {
     const exec space;
     tuning::DeviceProfile base = tuning::builtin_profile(arch::device_info(space));
+    if (!o.start.empty()) {
+      tuning::apply_profile_file(base, o.start);
+      std::cout << "starting from " << o.start << "\n";
+    }
     std::cout << "device: " << base << "\n";
     bench::DeviceClock clock;
     const std::int64_t triad_bytes =
@@ -377,7 +433,7 @@ int main(int argc, char** argv) {
       const auto a = make_csr(one);
       view x("x", 1), y("y", 1);
       std::cout << "launch floor (CSR apply of a 1 x 1 matrix): "
-                << apply_seconds(make_handle(space, a), a, x, y, timing, clock) * 1e6
+                << apply_seconds(handle_for(a, base), a, x, y, timing, clock) * 1e6
                 << " us\n";
     }
     const auto inputs = bench::expand_inputs(o.inputs);
@@ -387,6 +443,7 @@ int main(int argc, char** argv) {
     std::vector<tuning::SweepSample> csrk_samples, merge_samples, omega_samples;
     // Pass 1: CSR, the rules' conversion, CSR-k's grid, merge_path's items
     // and omega. Every decision here reads only the row moments.
+    const char* pass1 = o.skip_csrk ? "pass 1 of 1" : "pass 1 of 2";
     Kokkos::Timer elapsed;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       const auto in = bench::load_input<value_t, index_t>(inputs[i]);
@@ -394,9 +451,10 @@ int main(int argc, char** argv) {
       const auto stats = tuning::analyze_moments(space, in.csr);
       std::string line = std::to_string(in.csr.nnz()) + " nonzeros, " +
                          (stats.regular() ? "regular" : "irregular") + ": ";
-      samples.push_back(measure(in.name, in.csr, stats, x, y, timing, clock, line));
-      csrk_samples.push_back(
-          csrk_grid_sample(in.name, in.csr, k, grid, x, y, sweep_timing, clock, line));
+      samples.push_back(measure(in.name, in.csr, stats, base, x, y, timing, clock, line));
+      if (!o.skip_csrk)
+        csrk_samples.push_back(
+            csrk_grid_sample(in.name, in.csr, k, grid, base, x, y, sweep_timing, clock, line));
       if (base.gpu && std::holds_alternative<csr::merge_path>(tuning::resolve_csr(stats, base).first))
         merge_samples.push_back(key_sample(in.name, in.csr, base, merge_path_items_sweep,
                                            [&](const tuning::DeviceProfile& p) {
@@ -416,32 +474,17 @@ int main(int argc, char** argv) {
           // too large here: not a sample
         }
       }
-      progress("pass 1 of 2", i, inputs.size(), in.name, line, elapsed);
+      progress(pass1, i, inputs.size(), in.name, line, elapsed);
     }
     const auto fit = tuning::fit_auto(samples, base);
     std::cout << fit.report;
-    // Pass 2: each CSR-k candidate the grid suggests, on every matrix. The
-    // inputs are loaded again rather than kept: a training folder may not
-    // fit the device at once.
-    const auto candidates = tuning::csrk_candidates(csrk_samples, grid, k, fit.profile);
-    std::vector<std::vector<double>> candidate_seconds(candidates.size());
-    elapsed.reset();
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-      const auto in = bench::load_input<value_t, index_t>(inputs[i]);
-      const auto [x, y] = vectors_for(in.csr);
-      std::ostringstream line;
-      line << "csrk candidates";
-      for (std::size_t c = 0; c < candidates.size(); ++c) {
-        const auto sizes = tuning::csrk_default_sizes(candidates[c].profile, k, rdensity(in.csr));
-        candidate_seconds[c].push_back(csrk_seconds(in.csr, k, sizes, x, y, sweep_timing, clock));
-        line << " " << candidate_seconds[c].back() * 1e6 << " us";
-      }
-      progress("pass 2 of 2", i, inputs.size(), in.name, line.str(), elapsed);
-    }
-    const auto csrk_fit =
-        tuning::fit_csrk(csrk_samples, grid, k, candidates, candidate_seconds, fit.profile);
-    std::cout << csrk_fit.report;
-    tuning::DeviceProfile profile = csrk_fit.profile;
+    tuning::DeviceProfile profile =
+        o.skip_csrk ? fit.profile
+                    : csrk_pass2(inputs, csrk_samples, grid, k, fit.profile, sweep_timing, clock);
+    if (o.skip_csrk)
+      std::cout << "CSR-k keys kept (--skip-csrk): k " << profile.csrk_k << ", model "
+                << profile.csrk_model << ", SRS " << profile.csrk_super_row_size << ", SSRS "
+                << profile.csrk_super_super_row_size << "\n";
     if (base.gpu) {
       fit_key(merge_path_items_sweep, merge_samples, profile, std::cout);
       fit_key(oversubscription_sweep, omega_samples, profile, std::cout);

@@ -78,6 +78,15 @@ struct FormatChoice {
   std::string rule;  ///< the rule that fired, with the statistics it read
 };
 
+/// True when SELL-P's padding suits rule 0: a regular matrix that SELL-P
+/// with auto_sellp_slice_size-row slices pads to at most auto_sellp_max_fill
+/// slots per nonzero (sellp_fill 0: not read, or no entries). The one test
+/// of the matrix's shape, shared by choose_format and kobalt-tune's fit
+/// (fit_auto.hpp), so that the fit trains on the matrices the rule takes.
+inline bool sellp_shape_fits(bool regular, double sellp_fill) {
+  return regular && sellp_fill > 0 && sellp_fill <= auto_sellp_max_fill;
+}
+
 /// True when rule 0 must know the matrix's SELL-P fill (tuning/sellp_fill.hpp,
 /// with auto_sellp_slice_size): the profile converts to SELL-P, and the
 /// matrix is regular and small enough.
@@ -95,7 +104,7 @@ inline FormatChoice choose_format(const MatrixStats& stats, const DeviceProfile&
   const auto stay = [&](const std::string& reason) {
     return FormatChoice{auto_format::csr, "csr: " + reason};
   };
-  if (sellp_fill_needed(stats, profile) && sellp_fill > 0 && sellp_fill <= auto_sellp_max_fill) {
+  if (sellp_fill_needed(stats, profile) && sellp_shape_fits(stats.regular(), sellp_fill)) {
     const std::int64_t needed =
         break_even_applies(profile.auto_sellp_speedup, profile.auto_sellp_setup_spmvs);
     if (expected_applies >= needed) {

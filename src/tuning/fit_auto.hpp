@@ -54,8 +54,7 @@ struct AutoSample {
   /// True when rule 0 (choose.hpp) would consider SELL-P for this matrix
   /// and SELL-P was measured.
   bool sellp_candidate() const {
-    return regular && sellp_seconds > 0 && csr_seconds > 0 && sellp_fill > 0 &&
-           sellp_fill <= auto_sellp_max_fill;
+    return sellp_shape_fits(regular, sellp_fill) && sellp_seconds > 0 && csr_seconds > 0;
   }
 };
 
