@@ -5,9 +5,11 @@
 // for regular matrices, Hybrid for irregular ones, SELL-P for regular ones
 // that pad little) and fits the auto_* keys
 // (tuning/fit_auto.hpp); it sweeps CSR-k's sizes over seed 002's grid and
-// fits them (tuning/fit_csrk.hpp), and on GPUs sweeps merge_path's items
-// per lane and the warp-chunk kernels' omega (tuning/fit_sweep.hpp). It
-// writes a profile JSON that KOBALT_PROFILE=FILE applies. See --help.
+// fits them (tuning/fit_csrk.hpp), and sweeps the launch keys: on GPUs
+// merge_path's items per lane, threads per team, and the warp-chunk
+// kernels' omega and warps per compute unit; on hosts the rows per thread
+// (tuning/fit_sweep.hpp). It writes a profile JSON that KOBALT_PROFILE=FILE
+// applies. See --help.
 #include "device_clock.hpp"
 #include "device_info.hpp"
 #include "inputs.hpp"
@@ -69,6 +71,22 @@ const KeySweep merge_path_items_sweep = {
 /// Hybrid's COO part for the matrices the automatic rules send to Hybrid.
 const KeySweep oversubscription_sweep = {
     "oversubscription", {0, 2, 4, 8, 16, 32}, "irregular (Hybrid's COO part)"};
+/// Threads per team of the row and warp-chunk kernels (GPUs; 128 was the
+/// best plain-Kokkos row kernel on the H200, profile.hpp), on CSR
+/// (csr::automatic, the automatic handle's format for most matrices) of
+/// every training matrix.
+const KeySweep team_threads_sweep = {
+    "team_threads", {64, 128, 256, 512, 1024}, "every matrix (CSR, csr::automatic)"};
+/// Warps per compute unit in the warp-chunk kernels' warp count (GPUs; 4 =
+/// FP32 cores per SM / 32 on Hopper, docs/sources.md), on Hybrid's COO
+/// part, as omega.
+const KeySweep warps_per_cu_sweep = {
+    "warps_per_cu", {1, 2, 4, 8, 16}, "irregular (Hybrid's COO part)"};
+/// Rows a host thread walks per league entry (hosts; 256 was a first cut,
+/// never measured, profile.hpp), on CSR classical, the host's row kernel
+/// (csr::automatic runs merge_path's static partitions there instead).
+const KeySweep rows_per_team_sweep = {
+    "rows_per_team", {16, 64, 256, 1024, 4096}, "every matrix (CSR classical)"};
 
 const char* usage =
     "usage: kobalt-tune [--out FILE] [--start FILE] [--skip-csrk] [--budget S]\n"
@@ -93,8 +111,13 @@ const char* usage =
     "  the one closest to each matrix's grid best (tuning/fit_csrk.hpp);\n"
     "- GPUs: times CSR merge_path with 4, 6, 8, 12 and 16 items per lane on\n"
     "  the matrices csr::automatic runs with merge_path (merge_path_items),\n"
-    "  and Hybrid with omega 0 (000's rule), 2, 4, 8, 16 and 32 on the\n"
-    "  irregular ones (oversubscription); keeps the best of each.\n"
+    "  CSR (csr::automatic) with teams of 64 ... 1024 threads on every matrix\n"
+    "  (team_threads), and Hybrid with omega 0 (000's rule), 2, 4, 8, 16 and\n"
+    "  32 (oversubscription) and with 1 ... 16 warps per compute unit\n"
+    "  (warps_per_cu) on the irregular ones; hosts: CSR classical with 16 ...\n"
+    "  4096 rows per thread and league entry (rows_per_team). Each key is\n"
+    "  fitted alone (the others as the starting profile has them) to the\n"
+    "  value with the best geometric-mean share of each matrix's best.\n"
     "It writes the whole profile as JSON, atomically (FILE.tmp renamed over\n"
     "FILE at the end: an interrupted run writes nothing). Use it with\n"
     "KOBALT_PROFILE=FILE. fp64 values, int32 indices.\n"
@@ -318,6 +341,9 @@ tuning::SweepSample csrk_grid_sample(const std::string& name, const Csr<value_t,
 tuning::DeviceProfile with_key(tuning::DeviceProfile p, const std::string& key, int value) {
   if (key == "merge_path_items") p.merge_path_items = value;
   else if (key == "oversubscription") p.oversubscription = value;
+  else if (key == "team_threads") p.team_threads = value;
+  else if (key == "warps_per_cu") p.warps_per_cu = value;
+  else if (key == "rows_per_team") p.rows_per_team = value;
   else throw std::logic_error("kobalt-tune: no sweep for the key " + key);
   return p;
 }
@@ -440,14 +466,19 @@ int main(int argc, char** argv) {
     const int k = base.csrk_k;
     const auto grid = tuning::csrk_sweep_grid(k);
     std::vector<tuning::AutoSample> samples;
-    std::vector<tuning::SweepSample> csrk_samples, merge_samples, omega_samples;
+    std::vector<tuning::SweepSample> csrk_samples, merge_samples, omega_samples, team_samples,
+        warps_samples, rows_samples;
     // Pass 1: CSR, the rules' conversion, CSR-k's grid, merge_path's items
     // and omega. Every decision here reads only the row moments.
     const char* pass1 = o.skip_csrk ? "pass 1 of 1" : "pass 1 of 2";
     Kokkos::Timer elapsed;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       const auto in = bench::load_input<value_t, index_t>(inputs[i]);
-      const auto [x, y] = vectors_for(in.csr);
+      // Named views, not a structured binding: the sweeps' lambdas capture
+      // them (capturing a binding is C++20; nvcc warns).
+      const auto xy = vectors_for(in.csr);
+      const view& x = xy.first;
+      const view& y = xy.second;
       const auto stats = tuning::analyze_moments(space, in.csr);
       std::string line = std::to_string(in.csr.nnz()) + " nonzeros, " +
                          (stats.regular() ? "regular" : "irregular") + ": ";
@@ -455,21 +486,30 @@ int main(int argc, char** argv) {
       if (!o.skip_csrk)
         csrk_samples.push_back(
             csrk_grid_sample(in.name, in.csr, k, grid, base, x, y, sweep_timing, clock, line));
+      // One apply of CSR with `strategy` under a profile (the key sweeps).
+      const auto csr_with = [&](auto strategy) {
+        return [&, strategy](const tuning::DeviceProfile& p) {
+          const SpmvHandle<Csr<value_t, index_t>, exec> h(space, in.csr, strategy, p);
+          return apply_seconds(h, in.csr, x, y, sweep_timing, clock);
+        };
+      };
+      const auto sweep = [&](const KeySweep& key, auto&& apply_with,
+                             std::vector<tuning::SweepSample>& into) {
+        into.push_back(key_sample(in.name, in.csr, base, key, apply_with));
+      };
       if (base.gpu && std::holds_alternative<csr::merge_path>(tuning::resolve_csr(stats, base).first))
-        merge_samples.push_back(key_sample(in.name, in.csr, base, merge_path_items_sweep,
-                                           [&](const tuning::DeviceProfile& p) {
-                                             const SpmvHandle<Csr<value_t, index_t>, exec> h(
-                                                 space, in.csr, csr::merge_path{}, p);
-                                             return apply_seconds(h, in.csr, x, y, sweep_timing, clock);
-                                           }));
+        sweep(merge_path_items_sweep, csr_with(csr::merge_path{}), merge_samples);
+      if (base.gpu) sweep(team_threads_sweep, csr_with(csr::automatic{}), team_samples);
+      else sweep(rows_per_team_sweep, csr_with(csr::classical{}), rows_samples);
       if (base.gpu && !stats.regular()) {
         try {
           const auto hybrid = to_hybrid(space, in.csr);
-          omega_samples.push_back(key_sample(in.name, in.csr, base, oversubscription_sweep,
-                                             [&](const tuning::DeviceProfile& p) {
-                                               const SpmvHandle<std::decay_t<decltype(hybrid)>, exec> h(space, hybrid, {}, p);
-                                               return apply_seconds(h, hybrid, x, y, sweep_timing, clock);
-                                             }));
+          const auto hybrid_with = [&](const tuning::DeviceProfile& p) {
+            const SpmvHandle<std::decay_t<decltype(hybrid)>, exec> h(space, hybrid, {}, p);
+            return apply_seconds(h, hybrid, x, y, sweep_timing, clock);
+          };
+          sweep(oversubscription_sweep, hybrid_with, omega_samples);
+          sweep(warps_per_cu_sweep, hybrid_with, warps_samples);
         } catch (const format_too_large&) {
           // too large here: not a sample
         }
@@ -485,9 +525,15 @@ int main(int argc, char** argv) {
       std::cout << "CSR-k keys kept (--skip-csrk): k " << profile.csrk_k << ", model "
                 << profile.csrk_model << ", SRS " << profile.csrk_super_row_size << ", SSRS "
                 << profile.csrk_super_super_row_size << "\n";
+    // Each key is fitted alone, the others at the starting profile's values
+    // (the samples were all timed under it).
     if (base.gpu) {
       fit_key(merge_path_items_sweep, merge_samples, profile, std::cout);
       fit_key(oversubscription_sweep, omega_samples, profile, std::cout);
+      fit_key(team_threads_sweep, team_samples, profile, std::cout);
+      fit_key(warps_per_cu_sweep, warps_samples, profile, std::cout);
+    } else {
+      fit_key(rows_per_team_sweep, rows_samples, profile, std::cout);
     }
     tuning::write_profile_file(profile, o.out);
     std::cout << "wrote " << o.out << " (use it with KOBALT_PROFILE=" << o.out << ")\n";
