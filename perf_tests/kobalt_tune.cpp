@@ -23,6 +23,7 @@
 #include <kobalt/tuning/fit_sweep.hpp>
 #include <kobalt/tuning/sellp_fill.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -60,33 +61,34 @@ const std::vector<std::string> default_training = {
 /// which training matrices and format time it.
 struct KeySweep {
   const char* key;          ///< the profile key
+  int tuning::DeviceProfile::*field;  ///< its field
   std::vector<int> values;  ///< candidates
   const char* on;           ///< the matrices it is timed on, for the report
 };
 /// merge_path's items per lane, on the matrices csr::automatic runs with
 /// merge_path (the H200's 8 was chosen from 4 / 8 / 16 by hand, profile.hpp).
 const KeySweep merge_path_items_sweep = {
-    "merge_path_items", {4, 6, 8, 12, 16}, "csr::automatic runs merge_path"};
+    "merge_path_items", &tuning::DeviceProfile::merge_path_items, {4, 6, 8, 12, 16}, "csr::automatic runs merge_path"};
 /// The warp-chunk kernels' omega (000 §3.2.2; 0 = its rule by nonzeros), on
 /// Hybrid's COO part for the matrices the automatic rules send to Hybrid.
 const KeySweep oversubscription_sweep = {
-    "oversubscription", {0, 2, 4, 8, 16, 32}, "irregular (Hybrid's COO part)"};
+    "oversubscription", &tuning::DeviceProfile::oversubscription, {0, 2, 4, 8, 16, 32}, "irregular (Hybrid's COO part)"};
 /// Threads per team of the row and warp-chunk kernels (GPUs; 128 was the
 /// best plain-Kokkos row kernel on the H200, profile.hpp), on CSR
 /// (csr::automatic, the automatic handle's format for most matrices) of
 /// every training matrix.
 const KeySweep team_threads_sweep = {
-    "team_threads", {64, 128, 256, 512, 1024}, "every matrix (CSR, csr::automatic)"};
+    "team_threads", &tuning::DeviceProfile::team_threads, {64, 128, 256, 512, 1024}, "every matrix (CSR, csr::automatic)"};
 /// Warps per compute unit in the warp-chunk kernels' warp count (GPUs; 4 =
 /// FP32 cores per SM / 32 on Hopper, docs/sources.md), on Hybrid's COO
 /// part, as omega.
 const KeySweep warps_per_cu_sweep = {
-    "warps_per_cu", {1, 2, 4, 8, 16}, "irregular (Hybrid's COO part)"};
+    "warps_per_cu", &tuning::DeviceProfile::warps_per_cu, {1, 2, 4, 8, 16}, "irregular (Hybrid's COO part)"};
 /// Rows a host thread walks per league entry (hosts; 256 was a first cut,
 /// never measured, profile.hpp), on CSR classical, the host's row kernel
 /// (csr::automatic runs merge_path's static partitions there instead).
 const KeySweep rows_per_team_sweep = {
-    "rows_per_team", {16, 64, 256, 1024, 4096}, "every matrix (CSR classical)"};
+    "rows_per_team", &tuning::DeviceProfile::rows_per_team, {16, 64, 256, 1024, 4096}, "every matrix (CSR classical)"};
 
 const char* usage =
     "usage: kobalt-tune [--out FILE] [--start FILE] [--skip-csrk] [--budget S]\n"
@@ -337,14 +339,9 @@ tuning::SweepSample csrk_grid_sample(const std::string& name, const Csr<value_t,
   return s;
 }
 
-/// The profile with `key` set to `value` (the keys KeySweep names).
-tuning::DeviceProfile with_key(tuning::DeviceProfile p, const std::string& key, int value) {
-  if (key == "merge_path_items") p.merge_path_items = value;
-  else if (key == "oversubscription") p.oversubscription = value;
-  else if (key == "team_threads") p.team_threads = value;
-  else if (key == "warps_per_cu") p.warps_per_cu = value;
-  else if (key == "rows_per_team") p.rows_per_team = value;
-  else throw std::logic_error("kobalt-tune: no sweep for the key " + key);
+/// The profile with the swept key set to `value`.
+tuning::DeviceProfile with_key(tuning::DeviceProfile p, const KeySweep& sweep, int value) {
+  p.*sweep.field = value;
   return p;
 }
 
@@ -355,13 +352,14 @@ tuning::SweepSample key_sample(const std::string& name, const Csr<value_t, index
                                const tuning::DeviceProfile& base, const KeySweep& sweep,
                                ApplyWith&& apply_with) {
   tuning::SweepSample s{name, rdensity(csr), {}};
-  for (const int v : sweep.values) s.seconds.push_back(apply_with(with_key(base, sweep.key, v)));
+  for (const int v : sweep.values) s.seconds.push_back(apply_with(with_key(base, sweep, v)));
   return s;
 }
 
 /// The sweep's key from its samples: the value with the highest share of
-/// each matrix's best; the report lists every value's share. No samples:
-/// the key stays.
+/// each matrix's best, where it beats the profile's own value by
+/// tuning::sweep_min_gain (tuning::best_constant_from); the report lists
+/// every value's share. No samples: the key stays.
 void fit_key(const KeySweep& sweep, const std::vector<tuning::SweepSample>& samples,
              tuning::DeviceProfile& profile, std::ostream& report) {
   if (samples.empty()) {
@@ -373,9 +371,17 @@ void fit_key(const KeySweep& sweep, const std::vector<tuning::SweepSample>& samp
   for (std::size_t c = 0; c < sweep.values.size(); ++c)
     report << " " << sweep.values[c] << ": " << std::fixed << std::setprecision(3)
            << tuning::candidate_share(samples, c) << std::defaultfloat;
-  const int chosen = sweep.values[tuning::best_constant(samples, sweep.values.size())];
-  profile = with_key(profile, sweep.key, chosen);
-  report << "\n" << sweep.key << " = " << chosen << "\n";
+  const int start = profile.*sweep.field;
+  const std::size_t current = static_cast<std::size_t>(
+      std::find(sweep.values.begin(), sweep.values.end(), start) - sweep.values.begin());
+  const std::size_t best = tuning::best_constant(samples, sweep.values.size());
+  const int chosen = sweep.values[tuning::best_constant_from(samples, sweep.values.size(), current)];
+  profile = with_key(profile, sweep, chosen);
+  report << "\n" << sweep.key << " = " << chosen;
+  if (chosen != sweep.values[best])
+    report << " (kept: " << sweep.values[best] << " gains less than " << tuning::sweep_min_gain
+           << "x over it)";
+  report << "\n";
 }
 
 /// x = 1 and y of the matrix's shape.

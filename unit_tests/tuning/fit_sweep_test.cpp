@@ -35,6 +35,24 @@ TEST(FitSweep, ShareOfBestIsTheGeometricMeanOfBestOverTime) {
   EXPECT_EQ(share_of_best({}, {}), 0);
 }
 
+TEST(FitSweep, TheStartingValueStaysUnlessAnotherGainsTheMargin) {
+  // Shares: candidate 0 0.5, candidate 1 1.0 (the best everywhere), 2 0.96.
+  const std::vector<SweepSample> s = {{"a", 4, {2.0, 1.0, 1.04}}, {"b", 9, {2.0, 1.0, 1.04}}};
+  EXPECT_EQ(best_constant_from(s, 3, 1), 1u);   // the start is the best
+  EXPECT_EQ(best_constant_from(s, 3, 0), 1u);   // 1.0 >= 1.05 * 0.5: moves
+  EXPECT_EQ(best_constant_from(s, 3, 2), 2u);   // 1.0 < 1.05 * 0.96: stays
+  EXPECT_EQ(best_constant_from(s, 3, 3), 1u);   // no starting candidate: the best
+  // On both sides of the margin: candidate 0 takes 1.05 x (1 +- 1e-6) as
+  // long as candidate 1, the best.
+  const std::vector<SweepSample> beyond = {{"a", 4, {sweep_min_gain * 1.000001, 1.0}}};
+  EXPECT_EQ(best_constant_from(beyond, 2, 0), 1u);
+  const std::vector<SweepSample> within = {{"a", 4, {sweep_min_gain * 0.999999, 1.0}}};
+  EXPECT_EQ(best_constant_from(within, 2, 0), 0u);
+  EXPECT_EQ(best_constant_from({}, 2, 1), 1u);  // no samples: nothing to move for
+  const std::vector<SweepSample> unmeasured = {{"a", 4, {0, 0}}};
+  EXPECT_EQ(best_constant_from(unmeasured, 2, 1), 1u);
+}
+
 TEST(FitSweep, LogRegressionRecoversAnExactModel) {
   // y = 9.175 - 1.32 ln x (002's Ampere SSRS before rounding).
   std::vector<double> x = {2, 5, 12, 20, 40}, y;
