@@ -57,11 +57,13 @@ const std::vector<std::string> default_training = {
     "lap2d:100",   "lap3d:30",           "uniform:20000,8",         "lap3d:40",
     "uniform:60000,6"};
 
-/// A profile key kobalt-tune sweeps on GPUs: its candidate values, and
-/// which training matrices and format time it.
+/// A field of DeviceProfile that a sweep sets.
+using ProfileField = int tuning::DeviceProfile::*;
+/// A launch key kobalt-tune sweeps: its candidate values, and which
+/// training matrices and format time it.
 struct KeySweep {
   const char* key;          ///< the profile key
-  int tuning::DeviceProfile::*field;  ///< its field
+  ProfileField field;       ///< its field
   std::vector<int> values;  ///< candidates
   const char* on;           ///< the matrices it is timed on, for the report
 };
