@@ -89,6 +89,12 @@ const KeySweep warps_per_cu_sweep = {
 /// Rows a host thread walks per league entry (hosts; 256 was a first cut,
 /// never measured, profile.hpp), on CSR classical, the host's row kernel
 /// (csr::automatic runs merge_path's static partitions there instead).
+/// Rule 0's rows per SELL-P slice (t = 1) around the built-in 8
+/// (profile.hpp): the host SIMD widths 4, 8, 16 and a warp-wide 32, on the
+/// regular matrices that SELL-P pads little with some of them.
+const KeySweep sellp_slice_sweep = {
+    "auto_sellp_slice_size", &tuning::DeviceProfile::auto_sellp_slice_size, {4, 8, 16, 32},
+    "SELL-P pads little (rule 0)"};
 const KeySweep rows_per_team_sweep = {
     "rows_per_team", &tuning::DeviceProfile::rows_per_team, {16, 64, 256, 1024, 4096}, "every matrix (CSR classical)"};
 
@@ -104,9 +110,10 @@ const char* usage =
     "  apply and its setup in CSR applies; fits auto_min_convert_nnz,\n"
     "  auto_hybrid_min_nnz, auto_ell_speedup, auto_hybrid_speedup,\n"
     "  auto_ell_setup_spmvs and auto_hybrid_setup_spmvs; on regular matrices\n"
-    "  that SELL-P with 8-row slices pads to at most 1.25 slots per nonzero,\n"
-    "  also SELL-P: fits auto_sellp_max_nnz, auto_sellp_speedup and\n"
-    "  auto_sellp_setup_spmvs (tuning/fit_auto.hpp);\n"
+    "  also SELL-P with 4-, 8-, 16- and 32-row slices, each where it pads to\n"
+    "  at most 1.25 slots per nonzero: fits auto_sellp_slice_size (as the\n"
+    "  launch keys below), then auto_sellp_max_nnz, auto_sellp_speedup and\n"
+    "  auto_sellp_setup_spmvs with that size (tuning/fit_auto.hpp);\n"
     "- times CSR-k over seed 002's grid of sizes (GPUs: CSR-3, (SSRS, SRS) in\n"
     "  {4..48}^2; hosts: CSR-2, SRS in {8..3072}), then each candidate size\n"
     "  setting (002's Volta and Ampere models, 002 §4.1's log regression of\n"
@@ -258,13 +265,23 @@ ConversionTime time_conversion(Convert&& convert, const tuning::DeviceProfile& p
   return t;
 }
 
+/// SELL-P on one regular training matrix with each of sellp_slice_sweep's sizes:
+/// the fill, and the conversion and apply where the fill suits rule 0
+/// (tuning::sellp_shape_fits; otherwise a zero ConversionTime).
+struct SellpTimes {
+  std::vector<double> fill;
+  std::vector<ConversionTime> time;
+};
+
 /// The training sample of one matrix: CSR, then ELL or Hybrid, then on
-/// regular matrices that pad little SELL-P (the automatic handle's rule 0).
+/// regular matrices SELL-P with every slice size that pads little (the
+/// automatic handle's rule 0) into `sellp`; the sample's SELL-P fields are
+/// set once the slice size is chosen (with_sellp_slice).
 tuning::AutoSample measure(const std::string& name, const Csr<value_t, index_t>& csr,
                            const tuning::MatrixStats& stats,
                            const tuning::DeviceProfile& profile, const view& x, const view& y,
                            const bench::TimingOptions& timing, bench::DeviceClock& clock,
-                           std::string& line) {
+                           SellpTimes& sellp, std::string& line) {
   const exec space;
   tuning::AutoSample s;
   s.name = name;
@@ -289,16 +306,30 @@ tuning::AutoSample measure(const std::string& name, const Csr<value_t, index_t>&
                 : timed("hybrid", [&] { return to_hybrid(space, csr); });
   s.format_setup_spmvs = format.setup_spmvs;
   s.format_seconds = format.seconds;
+  sellp = {};
   if (s.regular) {
-    s.sellp_fill = tuning::sellp_fill(space, csr, tuning::auto_sellp_slice_size);
-    line += ", sellp fill " + std::to_string(s.sellp_fill);
-    if (tuning::sellp_shape_fits(s.regular, s.sellp_fill)) {
+    for (const int b : sellp_slice_sweep.values) {
+      const double fill = tuning::sellp_fill(space, csr, b);
+      const std::string label = "sellp b=" + std::to_string(b);
+      line += ", " + label + " fill " + std::to_string(fill);
       sellp_params p;
-      p.slice_size = tuning::auto_sellp_slice_size;
-      const ConversionTime sellp = timed("sellp", [&] { return to_sellp(space, csr, p); });
-      s.sellp_setup_spmvs = sellp.setup_spmvs;
-      s.sellp_seconds = sellp.seconds;
+      p.slice_size = b;
+      sellp.fill.push_back(fill);
+      sellp.time.push_back(tuning::sellp_shape_fits(s.regular, fill)
+                               ? timed(label.c_str(), [&] { return to_sellp(space, csr, p); })
+                               : ConversionTime{});
     }
+  }
+  return s;
+}
+
+/// `s` with the SELL-P measurement of slice-size candidate `c` (none when
+/// the matrix was not timed with it).
+tuning::AutoSample with_sellp_slice(tuning::AutoSample s, const SellpTimes& sellp, std::size_t c) {
+  if (c < sellp.time.size()) {
+    s.sellp_fill = sellp.fill[c];
+    s.sellp_seconds = sellp.time[c].seconds;
+    s.sellp_setup_spmvs = sellp.time[c].setup_spmvs;
   }
   return s;
 }
@@ -384,6 +415,25 @@ void fit_key(const KeySweep& sweep, const std::vector<tuning::SweepSample>& samp
     report << " (kept: " << sweep.values[best] << " gains less than " << tuning::sweep_min_gain
            << "x over it)";
   report << "\n";
+}
+
+/// Rule 0's slice size from SELL-P's apply with each size on the regular
+/// training matrices where some size pads little (fit_key); then `samples`
+/// get the chosen size's times.
+void fit_sellp_slice(const std::vector<SellpTimes>& sellp, std::vector<tuning::AutoSample>& samples,
+                     tuning::DeviceProfile& profile, std::ostream& report) {
+  std::vector<tuning::SweepSample> sweep;
+  for (std::size_t i = 0; i < sellp.size(); ++i) {
+    tuning::SweepSample s{samples[i].name, 0, {}};
+    for (const auto& t : sellp[i].time) s.seconds.push_back(t.seconds);
+    if (tuning::best_candidate(s) < s.seconds.size()) sweep.push_back(s);
+  }
+  fit_key(sellp_slice_sweep, sweep, profile, report);
+  const auto& sizes = sellp_slice_sweep.values;
+  const auto chosen = static_cast<std::size_t>(
+      std::find(sizes.begin(), sizes.end(), profile.auto_sellp_slice_size) - sizes.begin());
+  for (std::size_t i = 0; i < samples.size(); ++i)
+    samples[i] = with_sellp_slice(samples[i], sellp[i], chosen);
 }
 
 /// x = 1 and y of the matrix's shape.
@@ -474,6 +524,7 @@ int main(int argc, char** argv) {
     const int k = base.csrk_k;
     const auto grid = tuning::csrk_sweep_grid(k);
     std::vector<tuning::AutoSample> samples;
+    std::vector<SellpTimes> sellp_times;  // per matrix, beside samples
     std::vector<tuning::SweepSample> csrk_samples, merge_samples, omega_samples, team_samples,
         warps_samples, rows_samples;
     // Pass 1: CSR, the rules' conversion, CSR-k's grid, merge_path's items
@@ -490,7 +541,9 @@ int main(int argc, char** argv) {
       const auto stats = tuning::analyze_moments(space, in.csr);
       std::string line = std::to_string(in.csr.nnz()) + " nonzeros, " +
                          (stats.regular() ? "regular" : "irregular") + ": ";
-      samples.push_back(measure(in.name, in.csr, stats, base, x, y, timing, clock, line));
+      sellp_times.emplace_back();
+      samples.push_back(
+          measure(in.name, in.csr, stats, base, x, y, timing, clock, sellp_times.back(), line));
       if (!o.skip_csrk)
         csrk_samples.push_back(
             csrk_grid_sample(in.name, in.csr, k, grid, base, x, y, sweep_timing, clock, line));
@@ -524,6 +577,7 @@ int main(int argc, char** argv) {
       }
       progress(pass1, i, inputs.size(), in.name, line, elapsed);
     }
+    fit_sellp_slice(sellp_times, samples, base, std::cout);
     const auto fit = tuning::fit_auto(samples, base);
     std::cout << fit.report;
     tuning::DeviceProfile profile =

@@ -70,8 +70,8 @@ class AutoHandle {
   /// The statistics the choice read (tuning::analyze_moments: no row-length
   /// distribution).
   const tuning::MatrixStats& stats() const { return analysis_.stats; }
-  /// SELL-P slots per nonzero (tuning::sellp_fill with
-  /// tuning::auto_sellp_slice_size), where the choice read it; 0 otherwise.
+  /// SELL-P slots per nonzero (tuning::sellp_fill with the profile's
+  /// auto_sellp_slice_size), where the choice read it; 0 otherwise.
   double sellp_fill() const { return analysis_.sellp_fill; }
   /// Seconds the analysis (tuning::analyze_moments: one reduction; the
   /// SELL-P fill where it is read: a second) and the choice took (host
@@ -121,7 +121,7 @@ class AutoHandle {
     // row-length distribution, which its conversion computes (build()).
     Analysis r{tuning::analyze_moments(exec, a), {}, 0, 0};
     if (tuning::sellp_fill_needed(r.stats, profile))
-      r.sellp_fill = tuning::sellp_fill(exec, a, tuning::auto_sellp_slice_size);
+      r.sellp_fill = tuning::sellp_fill(exec, a, profile.auto_sellp_slice_size);
     r.choice = tuning::choose_format(r.stats, profile, options.expected_applies, r.sellp_fill);
     r.seconds = timer.seconds();
     return r;
@@ -152,7 +152,7 @@ class AutoHandle {
       }
       case tuning::auto_format::sellp: {
         sellp_params p;
-        p.slice_size = tuning::auto_sellp_slice_size;  // t = 1, rows in their order
+        p.slice_size = profile.auto_sellp_slice_size;  // t = 1, rows in their order
         const sellp_type s = to_sellp(exec, a, p);
         return SpmvHandle<sellp_type, ExecutionSpace>(exec, s, {}, profile, analysis_.stats);
       }

@@ -7,10 +7,10 @@
 // The rules, in order:
 //  0. SELL-P (profile.auto_sellp_max_nnz > 0, set by kobalt-tune): a regular
 //     matrix (002 §5.3) under auto_sellp_max_nnz nonzeros that SELL-P with
-//     auto_sellp_slice_size-row slices pads to at most auto_sellp_max_fill
-//     slots per nonzero takes SELL-P where it pays off (rule 3's test with
-//     auto_sellp_speedup and auto_sellp_setup_spmvs); otherwise the rules
-//     below decide.
+//     auto_sellp_slice_size-row slices (a profile key) pads to at most
+//     auto_sellp_max_fill slots per nonzero takes SELL-P where it pays off
+//     (rule 3's test with auto_sellp_speedup and auto_sellp_setup_spmvs);
+//     otherwise the rules below decide.
 //  1. Hosts (profile.auto_min_convert_nnz = 0) and matrices under
 //     auto_min_convert_nnz nonzeros stay in Csr: CSR is at or near the best
 //     there (measurements beside the profile's constant, tuning/profile.hpp).
@@ -40,13 +40,6 @@ namespace kobalt::tuning {
 /// The formats kobalt::automatic converts to.
 enum class auto_format { csr, ell, hybrid, sellp };
 
-/// Rows per SELL-P slice of rule 0: 8 doubles fill an AVX-512 register, the
-/// host SIMD lanes of the SELL-P kernel (tuning/select.hpp). On 16 threads
-/// of the H200's host (2026-11-24, 5609f9e,
-/// perf_tests/results/h200-host-openmp/auto_s17_batch10.json) b = 8 beat
-/// CSR by 1.09-1.20x on ani4, cryg2500, nos7, orsreg_1 and luxembourg_osm;
-/// the default b = 64 ran 1.0-2.9x slower than CSR on the same five.
-inline constexpr std::int64_t auto_sellp_slice_size = 8;
 /// Most slots per nonzero rule 0 accepts (the padding is read and multiplied
 /// on every apply). Same run: luxembourg_osm pads to 1.22 slots per nonzero
 /// and SELL-P won 1.20x; delaunay_n16 pads to 1.34 and lost 1.57x (74.7
@@ -79,8 +72,8 @@ struct FormatChoice {
 };
 
 /// True when SELL-P's padding suits rule 0: a regular matrix that SELL-P
-/// with auto_sellp_slice_size-row slices pads to at most auto_sellp_max_fill
-/// slots per nonzero (sellp_fill 0: not read, or no entries). The one test
+/// with the profile's auto_sellp_slice_size-row slices pads to at most
+/// auto_sellp_max_fill slots per nonzero (sellp_fill 0: not read, or no entries). The one test
 /// of the matrix's shape, shared by choose_format and kobalt-tune's fit
 /// (fit_auto.hpp), so that the fit trains on the matrices the rule takes.
 inline bool sellp_shape_fits(bool regular, double sellp_fill) {
@@ -88,16 +81,16 @@ inline bool sellp_shape_fits(bool regular, double sellp_fill) {
 }
 
 /// True when rule 0 must know the matrix's SELL-P fill (tuning/sellp_fill.hpp,
-/// with auto_sellp_slice_size): the profile converts to SELL-P, and the
-/// matrix is regular and small enough.
+/// with profile.auto_sellp_slice_size): the profile converts to SELL-P, and
+/// the matrix is regular and small enough.
 inline bool sellp_fill_needed(const MatrixStats& stats, const DeviceProfile& profile) {
   return stats.nnz < profile.auto_sellp_max_nnz && stats.regular();
 }
 
 /// The format for a matrix with statistics `stats` on the device of
 /// `profile`, applied about `expected_applies` times. sellp_fill: the
-/// matrix's SELL-P slots per nonzero with auto_sellp_slice_size-row slices,
-/// read only where sellp_fill_needed (0 = not computed: no SELL-P).
+/// matrix's SELL-P slots per nonzero with profile.auto_sellp_slice_size-row
+/// slices, read only where sellp_fill_needed (0 = not computed: no SELL-P).
 inline FormatChoice choose_format(const MatrixStats& stats, const DeviceProfile& profile,
                                   std::int64_t expected_applies, double sellp_fill = 0) {
   std::ostringstream why;
@@ -112,8 +105,8 @@ inline FormatChoice choose_format(const MatrixStats& stats, const DeviceProfile&
           << regular_variance_limit << ": regular (002 §5.3) with " << stats.nnz
           << " < auto_sellp_max_nnz = " << profile.auto_sellp_max_nnz << " nonzeros, "
           << sellp_fill << " <= " << auto_sellp_max_fill << " SELL-P slots per nonzero (b = "
-          << auto_sellp_slice_size << "), SELL-P (pays off after " << needed << " applies, "
-          << expected_applies << " expected)";
+          << profile.auto_sellp_slice_size << "), SELL-P (pays off after " << needed
+          << " applies, " << expected_applies << " expected)";
       return {auto_format::sellp, why.str()};
     }
   }

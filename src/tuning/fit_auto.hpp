@@ -43,7 +43,8 @@ struct AutoSample {
   double csr_seconds = 0;         ///< one CSR apply (csr::automatic)
   double format_seconds = 0;      ///< ELL when regular, Hybrid otherwise
   double format_setup_spmvs = 0;  ///< the conversion in CSR applies
-  /// SELL-P slots per nonzero (auto_sellp_slice_size-row slices); 0 = not read
+  /// SELL-P slots per nonzero (the profile's auto_sellp_slice_size-row
+  /// slices); 0 = not read
   double sellp_fill = 0;
   double sellp_seconds = 0;       ///< SELL-P (rule 0's); 0 = not measured
   double sellp_setup_spmvs = 0;   ///< Csr -> SELL-P in CSR applies

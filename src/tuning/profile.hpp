@@ -82,6 +82,14 @@ struct DeviceProfile {
   std::int64_t auto_sellp_max_nnz = 0;  ///< SELL-P below this many nonzeros; 0 = never
   double auto_sellp_speedup = 1.0;      ///< CSR time over SELL-P's (1 = never pays)
   double auto_sellp_setup_spmvs = 0;    ///< Csr -> SELL-P plus its handle, in CSR applies
+  // Rows per SELL-P slice of that rule (t = 1). 8 doubles fill an AVX-512
+  // register, the host SIMD lanes of the SELL-P kernel (tuning/select.hpp).
+  // On 16 threads of the H200's host (2026-11-24, 5609f9e,
+  // perf_tests/results/h200-host-openmp/auto_s17_batch10.json) b = 8 beat
+  // CSR by 1.09-1.20x on ani4, cryg2500, nos7, orsreg_1 and luxembourg_osm;
+  // the default b = 64 ran 1.0-2.9x slower than CSR on the same five.
+  // kobalt-tune sweeps it (4, 8, 16, 32) before it fits the three keys.
+  int auto_sellp_slice_size = 8;
 
   /// Where the constants came from ("built-in: NVIDIA H200", "built-in
   /// default for GPUs: device 'X' is not in the table", "file: p.json").
@@ -199,7 +207,7 @@ inline std::string trim(const std::string& s) {
 /// csrk_ssrs_constant, csrk_ssrs_log, csrk_srs_constant, csrk_srs_log, csrk_super_row_size, csrk_super_super_row_size, x_rows_min_rhs, auto_min_convert_nnz,
 /// auto_hybrid_min_nnz, auto_ell_speedup, auto_hybrid_speedup, auto_ell_setup_spmvs,
 /// auto_hybrid_setup_spmvs, auto_sellp_max_nnz, auto_sellp_speedup,
-/// auto_sellp_setup_spmvs, bandwidth_gbs) plus an
+/// auto_sellp_setup_spmvs, auto_sellp_slice_size, bandwidth_gbs) plus an
 /// optional "name" that must occur in the device's name. Throws io_error
 /// naming file and line for anything else (unknown key, bad value, a profile
 /// for another device).
@@ -323,6 +331,8 @@ inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
       p.auto_sellp_speedup = number();
     } else if (key == "auto_sellp_setup_spmvs") {
       p.auto_sellp_setup_spmvs = number();
+    } else if (key == "auto_sellp_slice_size") {
+      p.auto_sellp_slice_size = static_cast<int>(whole(1, 1024));  // a team's threads at most
     } else if (key == "csrk_super_row_size") {
       p.csrk_super_row_size = whole(1, count_max);
     } else if (key == "csrk_super_super_row_size") {
@@ -370,7 +380,8 @@ inline void write_profile_file(const DeviceProfile& p, const std::string& path) 
         << "  \"auto_hybrid_setup_spmvs\": " << p.auto_hybrid_setup_spmvs << ",\n"
         << "  \"auto_sellp_max_nnz\": " << p.auto_sellp_max_nnz << ",\n"
         << "  \"auto_sellp_speedup\": " << p.auto_sellp_speedup << ",\n"
-        << "  \"auto_sellp_setup_spmvs\": " << p.auto_sellp_setup_spmvs << "\n}\n";
+        << "  \"auto_sellp_setup_spmvs\": " << p.auto_sellp_setup_spmvs << ",\n"
+        << "  \"auto_sellp_slice_size\": " << p.auto_sellp_slice_size << "\n}\n";
     out.flush();
     if (!out) throw io_error(tmp, 0, "cannot write the device profile");
   }

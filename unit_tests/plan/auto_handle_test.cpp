@@ -77,7 +77,7 @@ void expect_every_choice(const Csr& a, const Triplets<Value, Index>& t, const st
     EXPECT_EQ(h.sellp_fill() > 0, tuning::sellp_fill_needed(h.stats(), p) && a.nnz() > 0) << name;
     if (h.sellp_fill() > 0) {
       sellp_params sp;
-      sp.slice_size = tuning::auto_sellp_slice_size;
+      sp.slice_size = p.auto_sellp_slice_size;
       EXPECT_DOUBLE_EQ(h.sellp_fill(), static_cast<double>(to_sellp(a, sp).stored()) /
                                            static_cast<double>(a.nnz())) << name;
     }
@@ -146,6 +146,16 @@ TEST(AutoHandle, RegularTakesEllAndIrregularHybrid) {
   EXPECT_NE(hs.describe().find("SELL-P slots per nonzero"), std::string::npos) << hs.describe();
   EXPECT_EQ(hs.summary().rfind("sellp ", 0), 0u) << hs.summary();
   expect_auto_matches_reference(hs, b, band, "band sellp");
+  // The profile's slice size: 4-row slices pad the band as little (every
+  // slice 3 wide) and hold twice the slice metadata of 8-row ones.
+  tuning::DeviceProfile four = sellp_profile();
+  four.auto_sellp_slice_size = 4;
+  const AutoHandle<std::decay_t<decltype(b)>, exec_type> h4(exec, b, automatic{1000000}, four);
+  EXPECT_EQ(h4.choice().format, tuning::auto_format::sellp) << h4.describe();
+  EXPECT_DOUBLE_EQ(h4.sellp_fill(), 6000.0 / 5998.0);
+  EXPECT_NE(h4.describe().find("(b = 4)"), std::string::npos) << h4.describe();
+  EXPECT_GT(h4.converted_bytes(), hs.converted_bytes());
+  expect_auto_matches_reference(h4, b, band, "band sellp b=4");
   const AutoHandle<std::decay_t<decltype(h)>, exec_type> hhs(exec, h, automatic{1000000},
                                                              sellp_profile());
   EXPECT_EQ(hhs.choice().format, tuning::auto_format::hybrid) << hhs.describe();

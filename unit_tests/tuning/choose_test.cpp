@@ -133,6 +133,11 @@ TEST(ChooseFormat, SmallRegularTakesSellpWhereTheProfileSaysSo) {
   EXPECT_FALSE(tuning::sellp_fill_needed(uneven, p));
   EXPECT_EQ(chosen(uneven, p, 1000, "converts nothing", 1.0), auto_format::csr);
   EXPECT_EQ(chosen(small_mesh, p, 38, "converts nothing", 1.0), auto_format::csr);
+  // The slice size is the profile's, and the rule says which.
+  tuning::DeviceProfile b16 = p;
+  b16.auto_sellp_slice_size = 16;
+  EXPECT_EQ(chosen(small_mesh, b16, 1000, "SELL-P slots per nonzero (b = 16)", 1.1),
+            auto_format::sellp);
   EXPECT_EQ(chosen(small_mesh, p, 39, "SELL-P", 1.0), auto_format::sellp);
   // Profiles without rule 0 (every built-in one) never read the fill.
   EXPECT_FALSE(tuning::sellp_fill_needed(small_mesh, host_profile()));

@@ -141,6 +141,7 @@ TEST(ProfileWriter, RoundTripsEveryKey) {
   p.auto_sellp_max_nnz = 298765;
   p.auto_sellp_speedup = 1.0 / 0.87;
   p.auto_sellp_setup_spmvs = 3.25;
+  p.auto_sellp_slice_size = 16;
   const std::string path = ::testing::TempDir() + "kobalt_profile_roundtrip.json";
   tuning::write_profile_file(p, path);
   EXPECT_FALSE(std::ifstream(path + ".tmp").good());  // renamed, not left behind
@@ -161,6 +162,7 @@ TEST(ProfileWriter, RoundTripsEveryKey) {
   EXPECT_EQ(q.auto_sellp_max_nnz, 298765);
   EXPECT_EQ(q.auto_sellp_speedup, 1.0 / 0.87);
   EXPECT_EQ(q.auto_sellp_setup_spmvs, 3.25);
+  EXPECT_EQ(q.auto_sellp_slice_size, 16);
   EXPECT_EQ(q.source, "file: " + path);
   std::remove(path.c_str());
   // A folder that does not exist: io_error, nothing written.

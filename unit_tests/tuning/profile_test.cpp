@@ -246,6 +246,10 @@ TEST(ProfileFile, ErrorsNameTheLine) {
   expect_profile_error("{\n  \"csrk_ssrs_constant\": -2e16\n}\n", 2, "coefficient out of range",
                        h200);
   expect_profile_error("{\n  \"csrk_ssrs_log\": nan\n}\n", 2, "coefficient nan", h200);
+  expect_profile_error("{\n  \"auto_sellp_slice_size\": 0\n}\n", 2, "SELL-P slices of 0 rows",
+                       h200);
+  expect_profile_error("{\n  \"auto_sellp_slice_size\": 1025\n}\n", 2,
+                       "SELL-P slices past a team", h200);
 }
 
 TEST(ProfileFile, FittedCsrkModelTakesSignedCoefficients) {
