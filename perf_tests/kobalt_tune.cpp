@@ -70,33 +70,38 @@ struct KeySweep {
 /// merge_path's items per lane, on the matrices csr::automatic runs with
 /// merge_path (the H200's 8 was chosen from 4 / 8 / 16 by hand, profile.hpp).
 const KeySweep merge_path_items_sweep = {
-    "merge_path_items", &tuning::DeviceProfile::merge_path_items, {4, 6, 8, 12, 16}, "csr::automatic runs merge_path"};
+    "merge_path_items", &tuning::DeviceProfile::merge_path_items, {4, 6, 8, 12, 16},
+    "csr::automatic runs merge_path"};
 /// The warp-chunk kernels' omega (000 §3.2.2; 0 = its rule by nonzeros), on
 /// Hybrid's COO part for the matrices the automatic rules send to Hybrid.
 const KeySweep oversubscription_sweep = {
-    "oversubscription", &tuning::DeviceProfile::oversubscription, {0, 2, 4, 8, 16, 32}, "irregular (Hybrid's COO part)"};
+    "oversubscription", &tuning::DeviceProfile::oversubscription, {0, 2, 4, 8, 16, 32},
+    "irregular (Hybrid's COO part)"};
 /// Threads per team of the row and warp-chunk kernels (GPUs; 128 was the
 /// best plain-Kokkos row kernel on the H200, profile.hpp), on CSR
 /// (csr::automatic, the automatic handle's format for most matrices) of
 /// every training matrix.
 const KeySweep team_threads_sweep = {
-    "team_threads", &tuning::DeviceProfile::team_threads, {64, 128, 256, 512, 1024}, "every matrix (CSR, csr::automatic)"};
+    "team_threads", &tuning::DeviceProfile::team_threads, {64, 128, 256, 512, 1024},
+    "every matrix (CSR, csr::automatic)"};
 /// Warps per compute unit in the warp-chunk kernels' warp count (GPUs; 4 =
 /// FP32 cores per SM / 32 on Hopper, docs/sources.md), on Hybrid's COO
 /// part, as omega.
 const KeySweep warps_per_cu_sweep = {
-    "warps_per_cu", &tuning::DeviceProfile::warps_per_cu, {1, 2, 4, 8, 16}, "irregular (Hybrid's COO part)"};
+    "warps_per_cu", &tuning::DeviceProfile::warps_per_cu, {1, 2, 4, 8, 16},
+    "irregular (Hybrid's COO part)"};
 /// Rows a host thread walks per league entry (hosts; 256 was a first cut,
 /// never measured, profile.hpp), on CSR classical, the host's row kernel
 /// (csr::automatic runs merge_path's static partitions there instead).
+const KeySweep rows_per_team_sweep = {
+    "rows_per_team", &tuning::DeviceProfile::rows_per_team, {16, 64, 256, 1024, 4096},
+    "every matrix (CSR classical)"};
 /// Rule 0's rows per SELL-P slice (t = 1) around the built-in 8
 /// (profile.hpp): the host SIMD widths 4, 8, 16 and a warp-wide 32, on the
 /// regular matrices that SELL-P pads little with some of them.
 const KeySweep sellp_slice_sweep = {
     "auto_sellp_slice_size", &tuning::DeviceProfile::auto_sellp_slice_size, {4, 8, 16, 32},
     "SELL-P pads little (rule 0)"};
-const KeySweep rows_per_team_sweep = {
-    "rows_per_team", &tuning::DeviceProfile::rows_per_team, {16, 64, 256, 1024, 4096}, "every matrix (CSR classical)"};
 
 const char* usage =
     "usage: kobalt-tune [--out FILE] [--start FILE] [--skip-csrk] [--budget S]\n"
@@ -128,7 +133,8 @@ const char* usage =
     "  (warps_per_cu) on the irregular ones; hosts: CSR classical with 16 ...\n"
     "  4096 rows per thread and league entry (rows_per_team). Each key is\n"
     "  fitted alone (the others as the starting profile has them) to the\n"
-    "  value with the best geometric-mean share of each matrix's best.\n"
+    "  value with the best geometric-mean share of each matrix's best; the\n"
+    "  starting value stays unless another gains 1.05x.\n"
     "It writes the whole profile as JSON, atomically (FILE.tmp renamed over\n"
     "FILE at the end: an interrupted run writes nothing). Use it with\n"
     "KOBALT_PROFILE=FILE. fp64 values, int32 indices.\n"
@@ -291,7 +297,8 @@ tuning::AutoSample measure(const std::string& name, const Csr<value_t, index_t>&
   line = "csr " + std::to_string(s.csr_seconds * 1e6) + " us";
   const auto timed = [&](const char* format, auto&& convert) -> ConversionTime {
     try {
-      const ConversionTime t = time_conversion(convert, profile, x, y, timing, clock, s.csr_seconds);
+      const ConversionTime t =
+          time_conversion(convert, profile, x, y, timing, clock, s.csr_seconds);
       line += std::string(", ") + format + " " + std::to_string(t.seconds * 1e6) + " us (" +
               std::to_string(s.csr_seconds / t.seconds) + "x, setup " +
               std::to_string(t.setup_spmvs) + " CSR applies)";
@@ -360,11 +367,13 @@ double csrk_seconds(const Csr<value_t, index_t>& csr, int k, const tuning::CsrkS
 /// CSR-k on one matrix at every size of `grid` (first pass of the CSR-k fit).
 tuning::SweepSample csrk_grid_sample(const std::string& name, const Csr<value_t, index_t>& csr,
                                      int k, const std::vector<tuning::CsrkSizes>& grid,
-                                     const tuning::DeviceProfile& profile, const view& x, const view& y,
+                                     const tuning::DeviceProfile& profile, const view& x,
+                                     const view& y,
                                      const bench::TimingOptions& timing,
                                      bench::DeviceClock& clock, std::string& line) {
   tuning::SweepSample s{name, rdensity(csr), {}};
-  for (const auto& sizes : grid) s.seconds.push_back(csrk_seconds(csr, k, sizes, profile, x, y, timing, clock));
+  for (const auto& sizes : grid)
+    s.seconds.push_back(csrk_seconds(csr, k, sizes, profile, x, y, timing, clock));
   const std::size_t best = tuning::best_candidate(s);
   if (best < grid.size())
     line += "; csrk best " + (k == 3 ? "SSRS " + std::to_string(grid[best].super_super_row_size) + ", " : std::string()) +
@@ -408,7 +417,8 @@ void fit_key(const KeySweep& sweep, const std::vector<tuning::SweepSample>& samp
   const std::size_t current = static_cast<std::size_t>(
       std::find(sweep.values.begin(), sweep.values.end(), start) - sweep.values.begin());
   const std::size_t best = tuning::best_constant(samples, sweep.values.size());
-  const int chosen = sweep.values[tuning::best_constant_from(samples, sweep.values.size(), current)];
+  const int chosen =
+      sweep.values[tuning::best_constant_from(samples, sweep.values.size(), current)];
   profile = with_key(profile, sweep, chosen);
   report << "\n" << sweep.key << " = " << chosen;
   if (chosen != sweep.values[best])
@@ -471,7 +481,8 @@ tuning::DeviceProfile csrk_pass2(const std::vector<std::string>& inputs,
     line << "csrk candidates";
     for (std::size_t c = 0; c < candidates.size(); ++c) {
       const auto sizes = tuning::csrk_default_sizes(candidates[c].profile, k, rdensity(in.csr));
-      candidate_seconds[c].push_back(csrk_seconds(in.csr, k, sizes, candidates[c].profile, x, y, timing, clock));
+      candidate_seconds[c].push_back(
+          csrk_seconds(in.csr, k, sizes, candidates[c].profile, x, y, timing, clock));
       line << " " << candidate_seconds[c].back() * 1e6 << " us";
     }
     progress("pass 2 of 2", i, inputs.size(), in.name, line.str(), elapsed);
