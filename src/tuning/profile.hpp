@@ -89,7 +89,7 @@ struct DeviceProfile {
   // CSR by 1.09-1.20x on ani4, cryg2500, nos7, orsreg_1 and luxembourg_osm;
   // the default b = 64 ran 1.0-2.9x slower than CSR on the same five.
   // kobalt-tune sweeps it (4, 8, 16, 32) before it fits the three keys.
-  int auto_sellp_slice_size = 8;
+  int auto_sellp_slice_size = 8;  ///< rows per SELL-P slice of rule 0 (t = 1)
 
   /// Where the constants came from ("built-in: NVIDIA H200", "built-in
   /// default for GPUs: device 'X' is not in the table", "file: p.json").
