@@ -5,8 +5,7 @@
 // stored entry on every apply.
 #pragma once
 
-#include "../compat.hpp"
-#include "../formats/convert_sellp.hpp"
+#include "../range.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -16,20 +15,33 @@ namespace kobalt::tuning {
 
 /// Slots of `a` as SELL-P with slices of `slice_size` rows, each as wide as
 /// its longest row (t = 1, rows in their order), over its nonzeros: 1 = no
-/// padding; 0 for a matrix without entries. to_sellp's own slice widths
-/// (detail::sellp_slice_lengths, one int per slice), so it is the count
-/// to_sellp stores (the last slice padded to slice_size rows); reads
-/// row_ptr only.
+/// padding; 0 for a matrix without entries. One reduction over the slices,
+/// reading row_ptr only; the same count to_sellp stores (the last slice
+/// padded to slice_size rows; the auto-handle test checks it against
+/// to_sellp). Not to_sellp's own width kernels: those write a view of
+/// widths and sum it in a second launch, and this runs in the automatic
+/// handle's analysis, on the small matrices where a launch and an
+/// allocation are a large part of one SpMV.
 template <class ExecutionSpace, class Matrix>
 double sellp_fill(const ExecutionSpace& exec, const Matrix& a, std::int64_t slice_size) {
   const std::int64_t rows = a.rows(), b = slice_size;
   if (a.nnz() == 0 || rows == 0) return 0;
-  using index_view = Kokkos::View<typename Matrix::index_type*, typename Matrix::device_type>;
-  const index_view lengths(compat::uninitialized("kobalt::tuning::sellp_fill::slice_lengths"),
-                           (rows - 1) / b + 1);
-  kobalt::detail::sellp_slice_lengths(exec, a.row_ptr(), index_view(), rows, b, 1, lengths);
-  return static_cast<double>(kobalt::detail::sum_slice_lengths(exec, lengths)) * static_cast<double>(b) /
-         static_cast<double>(a.nnz());
+  const std::int64_t slices = (rows - 1) / b + 1;
+  const auto row_ptr = a.row_ptr();
+  std::int64_t widths = 0;
+  Kokkos::parallel_reduce(
+      "kobalt::tuning::sellp_fill", range_policy<ExecutionSpace>(exec, 0, slices),
+      KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& sum) {
+        const std::int64_t last = (s + 1) * b < rows ? (s + 1) * b : rows;
+        std::int64_t longest = 0;
+        for (std::int64_t i = s * b; i < last; ++i) {
+          const std::int64_t len = static_cast<std::int64_t>(row_ptr(i + 1) - row_ptr(i));
+          longest = len > longest ? len : longest;
+        }
+        sum += longest;
+      },
+      Kokkos::Sum<std::int64_t>(widths));
+  return static_cast<double>(widths) * static_cast<double>(b) / static_cast<double>(a.nnz());
 }
 
 }  // namespace kobalt::tuning
