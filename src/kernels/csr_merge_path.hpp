@@ -20,9 +20,22 @@
 //     row (arch::segmented_scan), each lane adds its predecessors' carry to
 //     its first row and stores it, and the last lane leaves the tile's carry
 //     (the row still open at the tile's end) in the workspace.
-// A second launch (the fixup) adds each open row's carries, in tile order,
-// to y: no atomics, and the same bits on every run. That is the one launch
-// more than load_balance's; the price of determinism without spin-waiting.
+// The open rows (a run of tiles t..u that all end inside one row r, which
+// tile u + 1 finishes) are then completed in one of two ways, both in tile
+// order, without atomics on y and with the same bits on every run:
+//  - one launch, when no run is longer than W tiles (the common case: rows
+//    up to a few thousand entries): tile u + 1 leaves its part of row r (its
+//    head) beside the carries instead of storing it, each part is counted,
+//    and the warp that counts the last one adds carries t..u and the head
+//    and stores the row (split_rows.hpp, as load_balance does);
+//  - a second launch (the fixup) otherwise: tile u + 1 stores its head with
+//    beta and the fixup adds each run's carries; runs of thousands of tiles
+//    (Zipf's and R-MAT's full rows) are summed there by whole teams, which
+//    one finishing warp could not match (see the fixup's comment).
+// On the H200 a launch costs 4-5 us back to back (KOKKOS_ON_H200.md), as
+// much as a whole SpMV of 1e5-4e5 nonzeros: the second launch left
+// merge_path 2-3 us behind cuSPARSE on the irregular graphs of that size
+// (ca-AstroPh, cit-HepPh, email-Enron, 2026-11-25).
 //
 // Mapping: league entry -> team_size warps; team thread -> one tile of
 // entries_per_thread * W items; vector lane -> a lane of the warp (W = the
@@ -33,6 +46,7 @@
 #include "../range.hpp"
 #include "common.hpp"
 #include "csr_merge_walk.hpp"
+#include "split_rows.hpp"
 #include "../arch/arch.hpp"
 #include "../errors.hpp"
 #include "../formats/csr.hpp"
@@ -51,22 +65,41 @@ namespace kobalt::detail {
 ///   row of 2e6 entries leaves one open over ~8,000 tiles; the fixup reads
 ///   this instead of searching);
 /// - carries: rhs_block partial sums per tile, the open row's part, in Part
-///   = widest_t of the matrix's values.
+///   = widest_t of the matrix's values;
+/// - in one-launch form only (GPUs, no run longer than the warp width):
+///   run_first(t), the first tile of t's run; heads, rhs_block partial sums
+///   per tile, the part of the row left open by the tile before; and
+///   arrived(t), the parts of the run starting at tile t counted so far
+///   (the last one resets it to 0).
 template <class MemorySpace, class Part>
 struct CsrMergePath {
   Kokkos::View<std::int64_t*, MemorySpace> tile_row;
   Kokkos::View<std::int64_t*, MemorySpace> run_last;
   Kokkos::View<Part*, MemorySpace> carries;
-  std::int64_t tile = 0;  ///< merge-path items (row ends + nonzeros) per tile
+  Kokkos::View<std::int64_t*, MemorySpace> run_first;
+  Kokkos::View<Part*, MemorySpace> heads;
+  Kokkos::View<int*, MemorySpace> arrived;
+  std::int64_t tile = 0;         ///< merge-path items (row ends + nonzeros) per tile
+  std::int64_t longest_run = 0;  ///< the most tiles that end inside one row
 
   std::int64_t tiles() const {
     return tile_row.extent(0) > 0 ? static_cast<std::int64_t>(tile_row.extent(0)) - 1 : 0;
   }
+  /// Open rows finished in the tile kernel (no fixup launch).
+  bool one_launch() const { return arrived.extent(0) > 0; }
   std::size_t bytes() const {
-    return (tile_row.extent(0) + run_last.extent(0)) * sizeof(std::int64_t) +
-           carries.extent(0) * sizeof(Part);
+    return (tile_row.extent(0) + run_last.extent(0) + run_first.extent(0)) *
+               sizeof(std::int64_t) +
+           (carries.extent(0) + heads.extent(0)) * sizeof(Part) + arrived.extent(0) * sizeof(int);
   }
 };
+
+/// One launch while no run of tiles ending inside one row is longer than
+/// this many warp widths: the finishing warp then reads one part per lane,
+/// as the fixup's one-lane path does; the fixup's whole-team path takes
+/// longer runs (a single warp summing Zipf's runs of ~16,000 tiles made the
+/// fixup take 84 us of 389, H200, 2026-11-23).
+inline constexpr std::int64_t merge_path_one_launch_runs = 1;
 
 /// The row coordinate where diagonal d crosses the merge path of the row
 /// ends `row_ptr(1..rows)` and the nonzeros 0..nnz-1: the number of row ends
@@ -85,7 +118,9 @@ KOKKOS_INLINE_FUNCTION std::int64_t merge_path_row(const RowPtr& row_ptr, std::i
 }
 
 /// The merge-path tiles of a Csr for tiles of `tile` items: one search per
-/// tile, then one per tile for the end of its run, on `exec`.
+/// tile, then two per tile for the ends of its run, on `exec`; on GPUs the
+/// one-launch workspace when the longest run allows it (a host sync for the
+/// longest run).
 template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
 CsrMergePath<typename Device::memory_space, widest_t<Value>> make_csr_merge_path(
     const ExecutionSpace& exec, const Csr<Value, Index, Device, Offset>& a, std::int64_t tile) {
@@ -110,12 +145,15 @@ CsrMergePath<typename Device::memory_space, widest_t<Value>> make_csr_merge_path
       });
   p.run_last = Kokkos::View<std::int64_t*, memory_space>(
       compat::uninitialized(exec, "kobalt::tile_runs"), tiles);
+  Kokkos::View<std::int64_t*, memory_space> run_first(
+      compat::uninitialized(exec, "kobalt::tile_run_starts"), tiles);
   const auto run_last = p.run_last;
-  Kokkos::parallel_for(
+  std::int64_t longest = 0;
+  Kokkos::parallel_reduce(
       "kobalt::merge_path_runs", range_policy<ExecutionSpace>(exec, 0, tiles),
-      KOKKOS_LAMBDA(const std::int64_t t) {
-        // The last u >= t with tile_row(u + 1) == tile_row(t + 1) (tile_row
-        // does not decrease).
+      KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& most) {
+        // The first and the last u with tile_row(u + 1) == tile_row(t + 1)
+        // (tile_row does not decrease).
         const std::int64_t r = tile_row(t + 1);
         std::int64_t lo = t, hi = tiles - 1;
         while (lo < hi) {
@@ -124,7 +162,28 @@ CsrMergePath<typename Device::memory_space, widest_t<Value>> make_csr_merge_path
           else hi = mid - 1;
         }
         run_last(t) = lo;
-      });
+        std::int64_t first = 0, up = t;
+        while (first < up) {
+          const std::int64_t mid = first + (up - first) / 2;
+          if (tile_row(mid + 1) == r) up = mid;
+          else first = mid + 1;
+        }
+        run_first(t) = first;
+        // The row left open at the matrix's end (r == rows) is no run.
+        if (r < rows && lo - first + 1 > most) most = lo - first + 1;
+      },
+      Kokkos::Max<std::int64_t>(longest));
+  p.longest_run = longest;
+  arch::with_lane_width(exec, [&](auto width) {
+    constexpr int W = decltype(width)::value;
+    if (W == 1 || longest > merge_path_one_launch_runs * W) return;
+    p.run_first = run_first;
+    p.heads = Kokkos::View<widest_t<Value>*, memory_space>(
+        compat::uninitialized(exec, "kobalt::tile_heads"),
+        static_cast<std::size_t>(tiles * rhs_block));
+    p.arrived = Kokkos::View<int*, memory_space>(
+        Kokkos::view_alloc(exec, std::string("kobalt::tile_arrivals")), tiles);
+  });
   return p;
 }
 
@@ -168,8 +227,20 @@ struct CsrMergePathFunctor {
   scalar alpha, beta;
   const std::int64_t* tile_row;  // raw: the handle's CsrMergePath owns them
   widest_t<scalar>* carries;
+  // One-launch form (CsrMergePath::one_launch); null in the fixup form.
+  const std::int64_t* run_first;
+  const std::int64_t* run_last;
+  widest_t<scalar>* heads;
+  int* arrived;
   std::int64_t rows, nnz, tile, tiles;
   int per_lane, scratch_level;
+
+  /// Part k of a run (split_rows.hpp): carries of its tiles, then the head
+  /// of the tile that finishes the row (the run's last part).
+  KOKKOS_INLINE_FUNCTION const widest_t<scalar>* part_of(
+      std::int64_t k, const LastPart<index_type>& run) const {
+    return (k < run.last ? carries : heads) + k * rhs_block;
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
     const std::int64_t t =
@@ -278,13 +349,35 @@ struct CsrMergePathFunctor {
         const scalar up = L::template shfl_up<W>(sum.v[j], 1);
         carry_in.v[j] = lane > 0 ? up : scalar(0);
       }
+      // One launch: the row tile t - 1 left open (row r0) and the row this
+      // tile leaves open (r1) are parts of runs, counted after they are
+      // written; the warp that counts a run's last part finishes its row.
+      const bool one_launch = arrived != nullptr;
+      LastPart<index_type> head_run, tail_run;
       if (head_row >= 0) {
         head += carry_in;
-        y.template store<HasBeta>(static_cast<index_type>(r0 + head_row), alpha, head, beta);
+        if (one_launch && head_row == 0 && t > 0) {
+          for (int j = 0; j < N; ++j)
+            heads[t * rhs_block + j] = static_cast<widest_t<scalar>>(head.v[j]);
+          head_run = count_part(arrived, static_cast<index_type>(r0), run_first[t - 1], t);
+        } else {
+          y.template store<HasBeta>(static_cast<index_type>(r0 + head_row), alpha, head, beta);
+        }
       }
-      if (lane == W - 1)
+      if (lane == W - 1) {
         for (int j = 0; j < N; ++j)
           carries[t * rhs_block + j] = static_cast<widest_t<scalar>>(sum.v[j]);
+        if (one_launch && r1 < rows)
+          tail_run =
+              count_part(arrived, static_cast<index_type>(r1), run_first[t], run_last[t] + 1);
+      }
+      if (one_launch) {
+        const auto part = [&](std::int64_t k, const LastPart<index_type>& run) {
+          return part_of(k, run);
+        };
+        finish_split_row<ExecutionSpace, W, HasBeta>(lane, head_run, y, alpha, beta, arrived, part);
+        finish_split_row<ExecutionSpace, W, HasBeta>(lane, tail_run, y, alpha, beta, arrived, part);
+      }
     });
   }
 };
@@ -399,7 +492,7 @@ struct CsrMergeFixupFunctor {
 
 /// y = alpha*A*x + beta*y for a Csr with the merge-path tiles `p` (made by
 /// make_csr_merge_path with s.entries_per_thread * s.vector_length items per
-/// tile): the tile kernel, then the fixup.
+/// tile): the tile kernel, then the fixup unless p.one_launch().
 template <class ExecutionSpace, class Value, class Index, class Device, class Offset, class XView,
           class YView>
 void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
@@ -481,10 +574,12 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                                               decltype(yb), decltype(has_beta)::value>;
           Kokkos::parallel_for(label, policy,
                                functor{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha,
-                                       beta, p.tile_row.data(), p.carries.data(), rows, nnz,
-                                       p.tile, tiles, static_cast<int>(s.entries_per_thread),
-                                       level});
+                                       beta, p.tile_row.data(), p.carries.data(),
+                                       p.run_first.data(), p.run_last.data(), p.heads.data(),
+                                       p.arrived.data(), rows, nnz, p.tile, tiles,
+                                       static_cast<int>(s.entries_per_thread), level});
         });
+        if (p.one_launch()) return;
         const std::int64_t per_fixup_team = s.team_size * Lanes::value;
         const std::int64_t fixup_league = (tiles + per_fixup_team - 1) / per_fixup_team;
         using fixup = CsrMergeFixupFunctor<ExecutionSpace, Lanes::value, decltype(yb)>;

@@ -27,6 +27,7 @@
 #pragma once
 
 #include "common.hpp"
+#include "split_rows.hpp"
 #include "../arch/arch.hpp"
 #include "../compat.hpp"
 #include "../errors.hpp"
@@ -123,58 +124,23 @@ struct EntryChunkFunctor {
     return (2 * cc + (cc == c1 ? 1 : 0)) * rhs_block;
   }
 
-  /// A split row's last part to arrive (found by arrive()), to be finished
-  /// by the whole warp after the chunk's loop.
-  struct Finish {
-    index_type row = index_type(-1);
-    std::int64_t c1 = 0, c2 = 0;
-  };
+  using Finish = LastPart<index_type>;
 
   /// Chunk c's part s of row r (split over chunks c1..c2, c1 = start / chunk)
-  /// goes to its slot; the part that arrives last is returned as a Finish.
+  /// goes to its slot and is counted; the part counted last is returned.
   KOKKOS_INLINE_FUNCTION Finish arrive(std::int64_t c, index_type r, std::int64_t start,
                                        std::int64_t end, const Sums<scalar, N>& s) const {
-    Finish f;
     const std::int64_t c1 = start / chunk, c2 = (end - 1) / chunk;
     for (int j = 0; j < N; ++j) partials[slot(c, c1) + j] = static_cast<part>(s.v[j]);
-    Kokkos::memory_fence();  // the part is visible before the count says so
-    const int before = Kokkos::atomic_fetch_add(&arrived[c1], 1);
-    if (before == static_cast<int>(c2 - c1)) {
-      f.row = r;
-      f.c1 = c1;
-      f.c2 = c2;
-    }
-    return f;
+    return count_part(arrived, r, c1, c2);
   }
 
-  /// The warp adds the parts of the row `mine` holds (on one lane at most):
-  /// lane l sums parts c1 + l, c1 + l + W, ... with four accumulators, then
-  /// the lanes' sums are combined by the segmented scan on one key; the
-  /// order is fixed, so the result is the same on every run. All W lanes
-  /// call this together.
+  /// The warp adds the parts of the row `mine` holds, chunk by chunk
+  /// (split_rows.hpp). All W lanes call this together.
   KOKKOS_INLINE_FUNCTION void finish(int lane, const Finish& mine) const {
-    const std::uint64_t holders = L::template ballot<W>(mine.row != index_type(-1));
-    if (holders == 0) return;
-    int source = 0;
-    while (((holders >> source) & 1u) == 0) ++source;
-    const index_type r = L::template shfl<W>(mine.row, source);
-    const std::int64_t c1 = L::template shfl<W>(mine.c1, source);
-    const std::int64_t c2 = L::template shfl<W>(mine.c2, source);
-    Kokkos::memory_fence();
-    scalar sums[4][N] = {};
-    int u = 0;
-    for (std::int64_t cc = c1 + lane; cc <= c2; cc += W, u = (u + 1) & 3) {
-      // Volatile: the parts were written by other SMs; do not read a stale L1 line.
-      const part* p = partials + slot(cc, c1);
-      for (int j = 0; j < N; ++j) sums[u][j] += static_cast<scalar>(read_volatile(p + j));
-    }
-    Sums<scalar, N> total;
-    for (int j = 0; j < N; ++j) total.v[j] = (sums[0][j] + sums[1][j]) + (sums[2][j] + sums[3][j]);
-    arch::segmented_scan<ExecutionSpace, W>(lane, 0, total.v);
-    if (lane == W - 1) {
-      y.template store<HasBeta>(r, alpha, total, beta);
-      arrived[c1] = 0;  // ready for the next apply (launches on one instance are ordered)
-    }
+    finish_split_row<ExecutionSpace, W, HasBeta>(
+        lane, mine, y, alpha, beta, arrived,
+        [&](std::int64_t cc, const Finish& run) { return partials + slot(cc, run.first); });
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {

@@ -17,6 +17,7 @@
 #include "fixtures/spmv_check.hpp"
 #include "fixtures/types.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace kobalt::test {
@@ -95,7 +96,7 @@ TEST(LoadBalanceDeterminism, TwoAppliesGiveTheSameBits) {
       spmv(exec, h, 1.0, matrix, x, 0.0, y1);
       const auto a0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y0);
       const auto a1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y1);
-      EXPECT_EQ(std::memcmp(a0.data(), a1.data(), t.rows * sizeof(double)), 0)
+      EXPECT_EQ(std::memcmp(a0.data(), a1.data(), a0.extent(0) * sizeof(double)), 0)
           << what << " repeat " << repeat;
     }
   };
@@ -109,6 +110,73 @@ TEST(LoadBalanceDeterminism, TwoAppliesGiveTheSameBits) {
   const auto aligned = to_aligned_coo(a);
   same_bits_every_apply(aligned, handle_with_chunks(aligned, aligned_coo::flat_then_seg{}, 1),
                         "aligned_coo:flat_then_seg");
+  // Rows of at most 12 entries: merge_path in one launch on GPUs.
+  Triplets<double, int> short_rows;
+  short_rows.rows = 512;
+  short_rows.cols = t.cols;
+  for (int i = 0; i < short_rows.rows; ++i)
+    for (int j = 0; j < 1 + i % 12; ++j)
+      short_rows.push_back(i, (j * 97 + i) % t.cols, rng.uniform() - 0.5);
+  short_rows.assemble();
+  const auto b = make_csr(short_rows);
+  Kokkos::resize(y0, b.rows());
+  Kokkos::resize(y1, b.rows());
+  same_bits_every_apply(b, handle_with_chunks(b, csr::merge_path{}, 1), "merge_path, short rows");
+}
+
+// The merge path's two forms (kernels/csr_merge_path.hpp): on GPUs the rows
+// left open between tiles are finished in the tile kernel while no run of
+// tiles ending inside one row is longer than the warp width; a longer run
+// keeps the fixup launch; hosts walk their tiles and never take the
+// one-launch workspace. The longest run is checked against the tile starts
+// seen from the host, and both forms against the reference, twice (the
+// one-launch counters must be back at 0 for the second apply).
+TEST(MergePathForms, OneLaunchWhileEveryRunFitsTheWarp) {
+  const exec_type exec;
+  const int width = arch::warp_width(exec);
+  Lcg rng(17);
+  Triplets<double, int> short_rows;  // rows of 1-40 entries
+  short_rows.rows = short_rows.cols = 3000;
+  for (int i = 0; i < short_rows.rows; ++i)
+    for (int j = 0; j < 1 + (i * 7) % 40; ++j)
+      short_rows.push_back(i, (i + 31 * j) % short_rows.cols, rng.uniform() - 0.5);
+  Triplets<double, int> long_row = short_rows;  // and one row of 6000 entries
+  long_row.cols = 6000;
+  for (int j = 0; j < 6000; ++j) long_row.push_back(1234, j, rng.uniform() - 0.5);
+  for (const auto* t : {&short_rows, &long_row}) {
+    Triplets<double, int> m = *t;
+    m.assemble();
+    const auto a = make_csr(m);
+    const auto row_ptr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.row_ptr());
+    for (const std::int64_t tile : {std::int64_t(32), std::int64_t(256)}) {
+      const auto p = kobalt::detail::make_csr_merge_path(exec, a, tile);
+      // The most tile ends that fall inside one row, from the host.
+      std::int64_t longest = 0, run = 0, previous = -1;
+      for (std::int64_t t = 1; t <= p.tiles(); ++t) {
+        const std::int64_t items = a.rows() + a.nnz();
+        const std::int64_t r =
+            kobalt::detail::merge_path_row(row_ptr, a.rows(), a.nnz(), std::min(t * tile, items));
+        run = r == previous ? run + 1 : 1;
+        previous = r;
+        if (r < a.rows()) longest = std::max(longest, run);
+      }
+      const std::string what = std::to_string(a.nnz()) + " nonzeros, tile " + std::to_string(tile);
+      EXPECT_EQ(p.longest_run, longest) << what;
+      EXPECT_EQ(p.one_launch(), width > 1 && longest <= width) << what;
+    }
+    // Tiles of 32 lanes x 1 item per lane: the long row spans about 190.
+    for (const std::int64_t per_lane : {1, 8}) {
+      const auto h = handle_with_chunks(a, csr::merge_path{}, per_lane);
+      for (int apply = 0; apply < 2; ++apply)
+        expect_handle_matches_reference(exec, h, a, m,
+                                        "merge_path per_lane=" + std::to_string(per_lane) +
+                                            " apply " + std::to_string(apply));
+    }
+  }
+  if (width > 1) {  // both forms were reached
+    const auto shorts = kobalt::detail::make_csr_merge_path(exec, make_csr(short_rows), 256);
+    EXPECT_TRUE(shorts.one_launch());
+  }
 }
 
 using LoadBalanceShared = NeedsSharedMatrices<>;

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Rows split over several warps' work (chunks of entries, merge-path tiles),
+// combined in the same launch without atomics on y: each warp writes its part
+// of the row to the workspace and counts it (an atomic counter per split row,
+// behind a memory fence); the warp that counts the last part adds all parts in
+// a fixed order and stores the row. The order does not depend on which warp
+// ran first, so the result is the same bits on every run. Used by
+// entry_chunks.hpp (CSR and COO load_balance) and csr_merge_path.hpp (tiles
+// in one launch).
+#pragma once
+
+#include "common.hpp"
+#include "../arch/arch.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace kobalt::detail {
+
+/// A split row whose last part a lane counted: parts first..last, counted at
+/// arrived[first]. row == -1: nothing to finish.
+template <class Index>
+struct LastPart {
+  Index row = Index(-1);
+  std::int64_t first = 0, last = 0;
+};
+
+/// Counts a part of row `row` (parts first..last, counter arrived[first])
+/// after the caller wrote it; returns the row to finish if this part is the
+/// last one counted.
+template <class Index>
+KOKKOS_INLINE_FUNCTION LastPart<Index> count_part(int* arrived, Index row, std::int64_t first,
+                                                  std::int64_t last) {
+  LastPart<Index> f;
+  Kokkos::memory_fence();  // the part is visible before the count says so
+  const int before = Kokkos::atomic_fetch_add(&arrived[first], 1);
+  if (before == static_cast<int>(last - first)) {
+    f.row = row;
+    f.first = first;
+    f.last = last;
+  }
+  return f;
+}
+
+/// The warp finishes the split row `mine` holds (on one lane at most):
+/// lane l sums parts first + l, first + l + W, ... with four accumulators
+/// (part_of(k, run) points at part k's values; run holds the row, first and
+/// last on every lane), the lanes' sums are combined by the segmented scan
+/// on one key, and lane W-1 stores y_row = alpha * total + beta * y_row and
+/// resets the counter for the next apply (launches on one instance are
+/// ordered). All W lanes call this together.
+template <class ExecutionSpace, int W, bool HasBeta, class YB, class Index, class PartOf>
+KOKKOS_INLINE_FUNCTION void finish_split_row(int lane, const LastPart<Index>& mine, const YB& y,
+                                             typename YB::scalar alpha,
+                                             typename YB::scalar beta, int* arrived,
+                                             const PartOf& part_of) {
+  using scalar = typename YB::scalar;
+  using L = arch::lanes<ExecutionSpace>;
+  constexpr int N = YB::count_max;
+  const std::uint64_t holders = L::template ballot<W>(mine.row != Index(-1));
+  if (holders == 0) return;
+  int source = 0;
+  while (((holders >> source) & 1u) == 0) ++source;
+  LastPart<Index> run;
+  run.row = L::template shfl<W>(mine.row, source);
+  run.first = L::template shfl<W>(mine.first, source);
+  run.last = L::template shfl<W>(mine.last, source);
+  Kokkos::memory_fence();
+  scalar sums[4][N] = {};
+  int u = 0;
+  for (std::int64_t k = run.first + lane; k <= run.last; k += W, u = (u + 1) & 3) {
+    // Volatile: the parts were written by other SMs; do not read a stale L1 line.
+    const auto* p = part_of(k, run);
+    for (int j = 0; j < N; ++j) sums[u][j] += static_cast<scalar>(read_volatile(p + j));
+  }
+  Sums<scalar, N> total;
+  for (int j = 0; j < N; ++j) total.v[j] = (sums[0][j] + sums[1][j]) + (sums[2][j] + sums[3][j]);
+  arch::segmented_scan<ExecutionSpace, W>(lane, 0, total.v);
+  if (lane == W - 1) {
+    y.template store<HasBeta>(run.row, alpha, total, beta);
+    arrived[run.first] = 0;
+  }
+}
+
+}  // namespace kobalt::detail
