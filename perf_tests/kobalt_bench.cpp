@@ -7,6 +7,27 @@
 #include <iostream>
 #include <string>
 
+namespace {
+
+/// run<Value, Index> where kobalt-bench was built for the pair (Built: its
+/// KOBALT_BENCH_HAS_* flag from CMake's KOBALT_BENCH_TYPES), a usage error
+/// naming the CMake list otherwise.
+template <bool Built, class Value, class Index>
+int run_pair(const char* pair, const kobalt::bench::Options& o,
+             const kobalt::bench::Provenance& p) {
+  if constexpr (Built) {
+    (void)pair;
+    return kobalt::bench::run<Value, Index>(o, p);
+  } else {
+    (void)p;
+    throw kobalt::bench::usage_error(std::string("this kobalt-bench was built without --value ") +
+                                     o.value + " --index " + o.index + " (add " + pair +
+                                     " to the CMake list KOBALT_BENCH_TYPES)");
+  }
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--version") {
@@ -24,13 +45,22 @@ int main(int argc, char** argv) {
     const bool i32 = o.index == "int32";
     using cdouble = Kokkos::complex<double>;
     using cfloat = Kokkos::complex<float>;
+    using std::int32_t, std::int64_t;
     if (o.value == "double")
-      return i32 ? run<double, std::int32_t>(o, p) : run<double, std::int64_t>(o, p);
+      return i32 ? run_pair<KOBALT_BENCH_HAS_DOUBLE_INT32, double, int32_t>("double_int32", o, p)
+                 : run_pair<KOBALT_BENCH_HAS_DOUBLE_INT64, double, int64_t>("double_int64", o, p);
     if (o.value == "complex_double")
-      return i32 ? run<cdouble, std::int32_t>(o, p) : run<cdouble, std::int64_t>(o, p);
+      return i32 ? run_pair<KOBALT_BENCH_HAS_COMPLEX_DOUBLE_INT32, cdouble, int32_t>(
+                       "complex_double_int32", o, p)
+                 : run_pair<KOBALT_BENCH_HAS_COMPLEX_DOUBLE_INT64, cdouble, int64_t>(
+                       "complex_double_int64", o, p);
     if (o.value == "complex_float")
-      return i32 ? run<cfloat, std::int32_t>(o, p) : run<cfloat, std::int64_t>(o, p);
-    return i32 ? run<float, std::int32_t>(o, p) : run<float, std::int64_t>(o, p);
+      return i32 ? run_pair<KOBALT_BENCH_HAS_COMPLEX_FLOAT_INT32, cfloat, int32_t>(
+                       "complex_float_int32", o, p)
+                 : run_pair<KOBALT_BENCH_HAS_COMPLEX_FLOAT_INT64, cfloat, int64_t>(
+                       "complex_float_int64", o, p);
+    return i32 ? run_pair<KOBALT_BENCH_HAS_FLOAT_INT32, float, int32_t>("float_int32", o, p)
+               : run_pair<KOBALT_BENCH_HAS_FLOAT_INT64, float, int64_t>("float_int64", o, p);
   } catch (const kobalt::bench::usage_error& e) {
     std::cerr << "kobalt-bench: " << e.what() << "\n(run kobalt-bench --help)\n";
     return 2;
