@@ -34,7 +34,6 @@ struct LaunchShape {
     return os.str();
   }
   /// Prints "part{team_size=..., vector_length=..., ...}".
-  /// Prints "part{team_size=..., vector_length=..., ...}".
   friend std::ostream& operator<<(std::ostream& os, const LaunchShape& s) {
     os << s.part << "{team_size=" << s.team_size << ", vector_length=" << s.vector_length;
     if (s.entries_per_thread > 0) os << ", entries_per_thread=" << s.entries_per_thread;
