@@ -37,13 +37,13 @@
 // merge_path was 2-3 us behind cuSPARSE on the irregular graphs of that
 // size (ca-AstroPh, cit-HepPh, email-Enron, 2026-11-25). Measured against
 // the fixup form on one H100 (2026-11-26, perf_tests/results/h100/README.md,
-// interleaved runs of both builds): back to back it gains 0.3-1.7 us under
+// interleaved runs of both builds): back to back it gains 0.5-1.7 us under
 // 2e5 nonzeros (Groebner 9.7 vs 10.6 us, ego-Facebook 10.3 vs 12.0) and
-// nothing at 3.7e5-4.2e5 or above (ca-AstroPh 11.5 vs 11.2, email-Enron
+// nothing at 3.7e5-4.9e5 or above (ca-AstroPh 11.5 vs 11.2, email-Enron
 // 10.9 vs 11.2; cuSPARSE 8.2-8.9 there): the gap to cuSPARSE is the tile
 // kernel's own time, not the second launch. One call at a time the medians
 // move a whole ~4 us level, down under 2e5 nonzeros (wiki-Vote 14.2 vs
-// 19.2) and up at 3.7e5-5e5 (cit-HepPh 22.6 vs 18.4): not yet explained.
+// 19.2) and up at 3.7e5-4.9e5 (cit-HepPh 22.6 vs 18.4): not yet explained.
 //
 // Mapping: league entry -> team_size warps; team thread -> one tile of
 // entries_per_thread * W items; vector lane -> a lane of the warp (W = the
