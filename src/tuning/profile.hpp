@@ -46,6 +46,7 @@ struct DeviceProfile {
   int warps_per_cu = 1;             ///< warps per compute unit in 000 §3.2.2's launch size (FP32 cores / 32)
   int oversubscription = 0;         ///< omega of the warp-chunk kernels; 0 = 000 §3.2.2's rule by nonzeros
   int merge_path_items = 8;         ///< CSR merge_path: merge-path items (rows + nonzeros) per lane of a tile; hosts: 0 = the rule of select.hpp (host_tiles_per_thread)
+  int merge_path_min_warps_per_cu = 0;  ///< GPUs, CSR merge_path: tiles shrink (down to one item per lane) until there are this many per compute unit; 0 = merge_path_items always
   int csrk_k = 2;                   ///< CSR-k levels when the caller leaves k = 0
   std::string csrk_model = "none";  ///< 002 §4.1 size model ("hopper", "ampere", "volta", "fitted": the csrk_*_constant/log keys) or "none" = fixed sizes
   // csrk_model "fitted": kobalt-tune's size model SSRS = round(a - b ln r),
@@ -203,7 +204,8 @@ inline std::string trim(const std::string& s) {
 
 /// Applies a JSON profile file on top of `p`: one flat object of
 /// "key": value pairs, keys named as DeviceProfile's tuning fields
-/// (team_threads, rows_per_team, entries_per_thread, warps_per_cu, oversubscription, merge_path_items, csrk_k, csrk_model,
+/// (team_threads, rows_per_team, entries_per_thread, warps_per_cu, oversubscription, merge_path_items,
+/// merge_path_min_warps_per_cu, csrk_k, csrk_model,
 /// csrk_ssrs_constant, csrk_ssrs_log, csrk_srs_constant, csrk_srs_log, csrk_super_row_size, csrk_super_super_row_size, x_rows_min_rhs, auto_min_convert_nnz,
 /// auto_hybrid_min_nnz, auto_ell_speedup, auto_hybrid_speedup, auto_ell_setup_spmvs,
 /// auto_hybrid_setup_spmvs, auto_sellp_max_nnz, auto_sellp_speedup,
@@ -292,6 +294,8 @@ inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
       p.warps_per_cu = static_cast<int>(whole(1, 1024));
     } else if (key == "merge_path_items") {
       p.merge_path_items = static_cast<int>(whole(0, 1 << 20));
+    } else if (key == "merge_path_min_warps_per_cu") {
+      p.merge_path_min_warps_per_cu = static_cast<int>(whole(0, 1 << 20));
     } else if (key == "oversubscription") {
       p.oversubscription = static_cast<int>(whole(0, 1 << 20));
     } else if (key == "csrk_k") {
@@ -363,6 +367,7 @@ inline void write_profile_file(const DeviceProfile& p, const std::string& path) 
         << "  \"warps_per_cu\": " << p.warps_per_cu << ",\n"
         << "  \"oversubscription\": " << p.oversubscription << ",\n"
         << "  \"merge_path_items\": " << p.merge_path_items << ",\n"
+        << "  \"merge_path_min_warps_per_cu\": " << p.merge_path_min_warps_per_cu << ",\n"
         << "  \"csrk_k\": " << p.csrk_k << ",\n"
         << "  \"csrk_model\": \"" << p.csrk_model << "\",\n"
         << "  \"csrk_ssrs_constant\": " << p.csrk_ssrs_constant << ",\n"
