@@ -46,7 +46,6 @@ struct DeviceProfile {
   int warps_per_cu = 1;             ///< warps per compute unit in 000 §3.2.2's launch size (FP32 cores / 32)
   int oversubscription = 0;         ///< omega of the warp-chunk kernels; 0 = 000 §3.2.2's rule by nonzeros
   int merge_path_items = 8;         ///< CSR merge_path: merge-path items (rows + nonzeros) per lane of a tile; hosts: 0 = the rule of select.hpp (host_tiles_per_thread)
-  int merge_path_min_warps_per_cu = 0;  ///< GPUs, CSR merge_path: tiles shrink (down to one item per lane) until there are this many per compute unit; 0 = merge_path_items always
   int csrk_k = 2;                   ///< CSR-k levels when the caller leaves k = 0
   std::string csrk_model = "none";  ///< 002 §4.1 size model ("hopper", "ampere", "volta", "fitted": the csrk_*_constant/log keys) or "none" = fixed sizes
   // csrk_model "fitted": kobalt-tune's size model SSRS = round(a - b ln r),
@@ -133,7 +132,14 @@ inline void kind_defaults(DeviceProfile& p) {
     // on the H200 (2026-11-22, fp64/int32, kobalt-bench, GFLOP/s for 4 / 8 /
     // 16 items, first version of the kernel): R-MAT 128 / 161 / 105, Zipf
     // 65 / 91 / 67, arrow 2e6 27 / 44 / 64, circuit 109 / 142 / 156, lap3d
-    // 111 / 181 / 210; 8 is best on the power-law matrices.
+    // 111 / 181 / 210; 8 is best on the power-law matrices. Re-swept on an
+    // H100 (2026-11-26, perf_tests/results/h100/sweep_*, 1-8 items, 15
+    // matrices of 1e5-1.6e7 nonzeros, back to back): 8 best or within 0.5 us
+    // of the best on 12; 3-4 items 0.8-1.0 us faster on Groebner,
+    // ego-Facebook and arrow. Smaller tiles fill more of the GPU (email-Enron,
+    // ncu: 18% achieved occupancy at 8 items, 35% at 2) but the kernel ran
+    // longer (16.5 -> 20.9 us under ncu); shrinking the tile until 16-64
+    // warps per SM are filled lost 0-5 us on the 4e5-nonzero graphs.
     p.merge_path_items = 8;
     p.csrk_k = 3;             // 002 §6.2: CSR-3 on GPUs
     p.csrk_model = "ampere";  // 002 §4.1, its newest architecture (the table sets measured ones)
@@ -204,8 +210,7 @@ inline std::string trim(const std::string& s) {
 
 /// Applies a JSON profile file on top of `p`: one flat object of
 /// "key": value pairs, keys named as DeviceProfile's tuning fields
-/// (team_threads, rows_per_team, entries_per_thread, warps_per_cu, oversubscription, merge_path_items,
-/// merge_path_min_warps_per_cu, csrk_k, csrk_model,
+/// (team_threads, rows_per_team, entries_per_thread, warps_per_cu, oversubscription, merge_path_items, csrk_k, csrk_model,
 /// csrk_ssrs_constant, csrk_ssrs_log, csrk_srs_constant, csrk_srs_log, csrk_super_row_size, csrk_super_super_row_size, x_rows_min_rhs, auto_min_convert_nnz,
 /// auto_hybrid_min_nnz, auto_ell_speedup, auto_hybrid_speedup, auto_ell_setup_spmvs,
 /// auto_hybrid_setup_spmvs, auto_sellp_max_nnz, auto_sellp_speedup,
@@ -294,8 +299,6 @@ inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
       p.warps_per_cu = static_cast<int>(whole(1, 1024));
     } else if (key == "merge_path_items") {
       p.merge_path_items = static_cast<int>(whole(0, 1 << 20));
-    } else if (key == "merge_path_min_warps_per_cu") {
-      p.merge_path_min_warps_per_cu = static_cast<int>(whole(0, 1 << 20));
     } else if (key == "oversubscription") {
       p.oversubscription = static_cast<int>(whole(0, 1 << 20));
     } else if (key == "csrk_k") {
@@ -367,7 +370,6 @@ inline void write_profile_file(const DeviceProfile& p, const std::string& path) 
         << "  \"warps_per_cu\": " << p.warps_per_cu << ",\n"
         << "  \"oversubscription\": " << p.oversubscription << ",\n"
         << "  \"merge_path_items\": " << p.merge_path_items << ",\n"
-        << "  \"merge_path_min_warps_per_cu\": " << p.merge_path_min_warps_per_cu << ",\n"
         << "  \"csrk_k\": " << p.csrk_k << ",\n"
         << "  \"csrk_model\": \"" << p.csrk_model << "\",\n"
         << "  \"csrk_ssrs_constant\": " << p.csrk_ssrs_constant << ",\n"

@@ -459,9 +459,7 @@ inline constexpr int host_tiles_per_thread = 16;
 inline constexpr std::int64_t host_min_tile_items = 16384;
 
 /// CSR merge_path: tiles of merge_path_items items per lane, one tile per
-/// warp of the profile's warp width, team_threads / W warps per team; with
-/// a profile's merge_path_min_warps_per_cu, fewer items per lane (at least
-/// one) while the tiles would not give that many warps per compute unit.
+/// warp of the profile's warp width, team_threads / W warps per team.
 /// Hosts: one thread walks a tile; for a matrix beyond the last-level
 /// cache host_tiles_per_thread tiles per thread of at least
 /// host_min_tile_items (never fewer tiles than threads), else one tile per
@@ -474,25 +472,9 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
   if (profile.gpu) {
     s.vector_length = std::max(profile.warp_width, 1);
     s.team_size = std::max(1, profile.team_threads / s.vector_length);
-    const std::int64_t most = std::max(profile.merge_path_items, 1);
-    s.entries_per_thread = most;
+    s.entries_per_thread = std::max(profile.merge_path_items, 1);
     rule = "tiles of " + std::to_string(s.entries_per_thread * s.vector_length) +
            " rows + nonzeros per warp (device profile)";
-    if (profile.merge_path_min_warps_per_cu > 0) {
-      // The most items per lane that still give min_warps tiles per
-      // compute unit, between one and the profile's merge_path_items.
-      const std::int64_t items = std::max<std::int64_t>(stats.rows + stats.nnz, 1);
-      const std::int64_t warps = static_cast<std::int64_t>(std::max(profile.compute_units, 1)) *
-                                 profile.merge_path_min_warps_per_cu;
-      const std::int64_t fit = items / (warps * s.vector_length);
-      if (fit < most) {
-        s.entries_per_thread = std::max<std::int64_t>(fit, 1);
-        rule = "tiles of " + std::to_string(s.entries_per_thread * s.vector_length) +
-               " rows + nonzeros per warp: " + std::to_string(items) + " items fill " +
-               std::to_string(profile.merge_path_min_warps_per_cu) +
-               " warps per compute unit with no larger tile (device profile)";
-      }
-    }
   } else {
     const std::int64_t items = std::max<std::int64_t>(stats.rows + stats.nnz, 1);
     const std::int64_t threads = std::max(profile.compute_units, 1);

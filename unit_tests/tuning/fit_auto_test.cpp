@@ -138,7 +138,6 @@ TEST(ProfileWriter, RoundTripsEveryKey) {
   p.csrk_srs_log = 2.5;
   p.csrk_super_row_size = 384;
   p.merge_path_items = 12;
-  p.merge_path_min_warps_per_cu = 20;
   p.auto_sellp_max_nnz = 298765;
   p.auto_sellp_speedup = 1.0 / 0.87;
   p.auto_sellp_setup_spmvs = 3.25;
@@ -160,7 +159,6 @@ TEST(ProfileWriter, RoundTripsEveryKey) {
   EXPECT_EQ(q.csrk_srs_log, 2.5);
   EXPECT_EQ(q.csrk_super_row_size, 384);
   EXPECT_EQ(q.merge_path_items, 12);
-  EXPECT_EQ(q.merge_path_min_warps_per_cu, 20);
   EXPECT_EQ(q.auto_sellp_max_nnz, 298765);
   EXPECT_EQ(q.auto_sellp_speedup, 1.0 / 0.87);
   EXPECT_EQ(q.auto_sellp_setup_spmvs, 3.25);

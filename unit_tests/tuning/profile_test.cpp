@@ -156,7 +156,6 @@ TEST(ProfileFile, EveryKeyIsApplied) {
       "  \"team_threads\": 256,\n"
       "  \"rows_per_team\": 64,\n"
       "  \"entries_per_thread\": 32,\n"
-      "  \"merge_path_min_warps_per_cu\": 24,\n"
       "  \"csrk_k\": 2,\n"
       "  \"csrk_model\": \"volta\",\n"
       "  \"csrk_super_row_size\": 48,\n"
@@ -169,9 +168,7 @@ TEST(ProfileFile, EveryKeyIsApplied) {
   EXPECT_EQ(p.x_rows_min_rhs, 8);  // the GPU default, measured at K = 8
   EXPECT_EQ(p.auto_min_convert_nnz, 100000);
   EXPECT_EQ(p.auto_hybrid_min_nnz, 1000000);
-  EXPECT_EQ(p.merge_path_min_warps_per_cu, 0);
   tuning::apply_profile_file(p, f.path());
-  EXPECT_EQ(p.merge_path_min_warps_per_cu, 24);
   EXPECT_EQ(p.bandwidth_gbs, 4100.5);
   EXPECT_EQ(p.team_threads, 256);
   EXPECT_EQ(p.rows_per_team, 64);

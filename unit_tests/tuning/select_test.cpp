@@ -169,29 +169,6 @@ TEST(SelectCsr, AutomaticOnHostsCutsTilesByTheCache) {
             100);
 }
 
-// GPUs: merge_path_items per lane (tiles of 8 x 32 items); with
-// merge_path_min_warps_per_cu the tile shrinks until the matrix gives that
-// many tiles per compute unit, never below one item per lane.
-TEST(SelectCsr, MergePathTilesOnGpus) {
-  DeviceProfile gpu = fake_gpu_profile();  // 132 SMs, warp 32
-  gpu.merge_path_items = 8;
-  const auto per_lane = [&](const MatrixStats& s) {
-    const LaunchShape l = only_launch(tuning::select(s, gpu, csr::merge_path{}));
-    EXPECT_EQ(l.vector_length, 32);
-    return l.entries_per_thread;
-  };
-  const MatrixStats enron = stats_of(36692, 1383, 10.02);  // about email-Enron: 404,391 items
-  const MatrixStats large = stats_of(4000000, 100, 4.0);   // 2e7 items
-  EXPECT_EQ(per_lane(enron), 8);  // off by default
-  gpu.merge_path_min_warps_per_cu = 32;
-  // 404,391 / (132 x 32 warps x 32 lanes) = 2.99 -> 2 items per lane.
-  EXPECT_EQ(per_lane(enron), 2);
-  EXPECT_EQ(per_lane(large), 8);  // 2e7 items fill 32 warps per SM at 8 per lane
-  EXPECT_EQ(per_lane(stats_of(100, 3, 2.0)), 1);  // never below one item per lane
-  gpu.merge_path_min_warps_per_cu = 8;
-  EXPECT_EQ(per_lane(enron), 8);  // 11.96 items per lane would fill 8 warps: the profile's 8
-}
-
 // 003 Alg. 3 on NVIDIA: a row longer than 1024 takes
 // load_balance, or merge_path from 2e5 nonzeros; basic when no row is
 // longer than 7, classical when the mean row fills >= 3/4 of its subwarp,
