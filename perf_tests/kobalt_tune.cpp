@@ -16,6 +16,7 @@
 #include "options.hpp"
 #include "timing.hpp"
 #include "triad.hpp"
+#include "tune_training.hpp"
 
 #include <kobalt/kobalt.hpp>
 #include <kobalt/tuning/fit_auto.hpp>
@@ -44,71 +45,7 @@ using value_t = double;
 using index_t = std::int32_t;
 using exec = Kokkos::DefaultExecutionSpace;
 using view = Kokkos::View<value_t*>;
-
-/// The training set when no input is given: the suite's generators at a
-/// size that fits every device (0.6e6-1e7 nonzeros), regular and irregular,
-/// and five small regular ones (5e4-4.4e5) where SELL-P may win on hosts
-/// (the automatic handle's rule 0), and three irregular ones of 3.9e5-4e5
-/// nonzeros (rmat:15,12, rmat:16,6, zipf:40000,10): the evaluation set's
-/// power-law graphs are mostly 1e5-4.2e5 nonzeros, where the set had
-/// rmat:14,16 alone, so auto_hybrid_min_nnz was fitted without them
-/// (issue 16, 2026-11-26). Disjoint from the evaluation set of
-/// perf_tests/results (the shared matrices and the suite's large sizes):
-/// lap3d:90, not lap3d:100, which is the shared laplacian7pt_100 (in the
-/// set until 721cdb5; h200.json and h200_host_openmp16.json were fitted
-/// with it).
-const std::vector<std::string> default_training = {
-    "lap3d:90",    "stencil27:60",       "fem:5000,16,2",           "uniform:1000000,8",
-    "tall:2000000,200000,6", "rmat:18,16", "zipf:1000000,10", "circuit:2000000,20,50000",
-    "arrow:200000", "lap2d:300",         "uniform:100000,8",        "rmat:14,16",
-    "lap2d:100",   "lap3d:30",           "uniform:20000,8",         "lap3d:40",
-    "uniform:60000,6", "rmat:15,12", "rmat:16,6", "zipf:40000,10"};
-
-/// A field of DeviceProfile that a sweep sets.
-using ProfileField = int tuning::DeviceProfile::*;
-/// A launch key kobalt-tune sweeps: its candidate values, and which
-/// training matrices and format time it.
-struct KeySweep {
-  const char* key;          ///< the profile key
-  ProfileField field;       ///< its field
-  std::vector<int> values;  ///< candidates
-  const char* on;           ///< the matrices it is timed on, for the report
-};
-/// merge_path's items per lane, on the matrices csr::automatic runs with
-/// merge_path (the H200's 8 was chosen from 4 / 8 / 16 by hand, profile.hpp).
-const KeySweep merge_path_items_sweep = {
-    "merge_path_items", &tuning::DeviceProfile::merge_path_items, {4, 6, 8, 12, 16},
-    "csr::automatic runs merge_path"};
-/// The warp-chunk kernels' omega (000 §3.2.2; 0 = its rule by nonzeros), on
-/// Hybrid's COO part for the matrices the automatic rules send to Hybrid.
-const KeySweep oversubscription_sweep = {
-    "oversubscription", &tuning::DeviceProfile::oversubscription, {0, 2, 4, 8, 16, 32},
-    "irregular (Hybrid's COO part)"};
-/// Threads per team of the row and warp-chunk kernels (GPUs; 128 was the
-/// best plain-Kokkos row kernel on the H200, profile.hpp), on CSR
-/// (csr::automatic, the automatic handle's format for most matrices) of
-/// every training matrix.
-const KeySweep team_threads_sweep = {
-    "team_threads", &tuning::DeviceProfile::team_threads, {64, 128, 256, 512, 1024},
-    "every matrix (CSR, csr::automatic)"};
-/// Warps per compute unit in the warp-chunk kernels' warp count (GPUs; 4 =
-/// FP32 cores per SM / 32 on Hopper, docs/sources.md), on Hybrid's COO
-/// part, as omega.
-const KeySweep warps_per_cu_sweep = {
-    "warps_per_cu", &tuning::DeviceProfile::warps_per_cu, {1, 2, 4, 8, 16},
-    "irregular (Hybrid's COO part)"};
-/// Rows a host thread walks per league entry (hosts; 256 was a first cut,
-/// never measured, profile.hpp), on CSR classical, the host's row kernel
-/// (csr::automatic runs merge_path's static partitions there instead).
-const KeySweep rows_per_team_sweep = {
-    "rows_per_team", &tuning::DeviceProfile::rows_per_team, {16, 64, 256, 1024, 4096},
-    "every matrix (CSR classical)"};
-/// Rule 0's rows per SELL-P slice (t = 1) around the built-in 8
-/// (profile.hpp): the host SIMD widths 4, 8, 16 and a warp-wide 32, on the
-/// regular matrices that SELL-P pads little with some of them.
-const KeySweep sellp_slice_sweep = {
-    "auto_sellp_slice_size", &tuning::DeviceProfile::auto_sellp_slice_size, {4, 8, 16, 32},
-    "SELL-P pads little (rule 0)"};
+using namespace tune;  // the training set and the swept keys (tune_training.hpp)
 
 const char* usage =
     "usage: kobalt-tune [--out FILE] [--start FILE] [--skip-csrk] [--budget S]\n"
@@ -434,23 +371,32 @@ void fit_key(const KeySweep& sweep, const std::vector<tuning::SweepSample>& samp
   report << "\n";
 }
 
+/// One training matrix's conversion sample and its SELL-P times with each
+/// slice size; fit_sellp_slice gives the sample the chosen size's times.
+struct Measured {
+  tuning::AutoSample sample;
+  SellpTimes sellp;
+};
+
 /// Rule 0's slice size from SELL-P's apply with each size on the regular
-/// training matrices where some size pads little (fit_key); then `samples`
-/// get the chosen size's times.
-void fit_sellp_slice(const std::vector<SellpTimes>& sellp, std::vector<tuning::AutoSample>& samples,
-                     tuning::DeviceProfile& profile, std::ostream& report) {
+/// training matrices where some size pads little (fit_key); returns the
+/// samples with the chosen size's times.
+std::vector<tuning::AutoSample> fit_sellp_slice(const std::vector<Measured>& measured,
+                                                tuning::DeviceProfile& profile,
+                                                std::ostream& report) {
   std::vector<tuning::SweepSample> sweep;
-  for (std::size_t i = 0; i < sellp.size(); ++i) {
-    tuning::SweepSample s{samples[i].name, 0, {}};
-    for (const auto& t : sellp[i].time) s.seconds.push_back(t.seconds);
+  for (const Measured& m : measured) {
+    tuning::SweepSample s{m.sample.name, 0, {}};
+    for (const auto& t : m.sellp.time) s.seconds.push_back(t.seconds);
     if (tuning::best_candidate(s) < s.seconds.size()) sweep.push_back(s);
   }
   fit_key(sellp_slice_sweep, sweep, profile, report);
   const auto& sizes = sellp_slice_sweep.values;
   const auto chosen = static_cast<std::size_t>(
       std::find(sizes.begin(), sizes.end(), profile.auto_sellp_slice_size) - sizes.begin());
-  for (std::size_t i = 0; i < samples.size(); ++i)
-    samples[i] = with_sellp_slice(samples[i], sellp[i], chosen);
+  std::vector<tuning::AutoSample> samples;
+  for (const Measured& m : measured) samples.push_back(with_sellp_slice(m.sample, m.sellp, chosen));
+  return samples;
 }
 
 /// x = 1 and y of the matrix's shape.
@@ -541,8 +487,7 @@ int main(int argc, char** argv) {
     const auto inputs = bench::expand_inputs(o.inputs);
     const int k = base.csrk_k;
     const auto grid = tuning::csrk_sweep_grid(k);
-    std::vector<tuning::AutoSample> samples;
-    std::vector<SellpTimes> sellp_times;  // per matrix, beside samples
+    std::vector<Measured> measured;
     std::vector<tuning::SweepSample> csrk_samples, merge_samples, omega_samples, team_samples,
         warps_samples, rows_samples;
     // Pass 1: CSR, the rules' conversion, CSR-k's grid, merge_path's items
@@ -559,9 +504,8 @@ int main(int argc, char** argv) {
       const auto stats = tuning::analyze_moments(space, in.csr);
       std::string line = std::to_string(in.csr.nnz()) + " nonzeros, " +
                          (stats.regular() ? "regular" : "irregular") + ": ";
-      sellp_times.emplace_back();
-      samples.push_back(
-          measure(in.name, in.csr, stats, base, x, y, timing, clock, sellp_times.back(), line));
+      Measured& m = measured.emplace_back();
+      m.sample = measure(in.name, in.csr, stats, base, x, y, timing, clock, m.sellp, line);
       if (!o.skip_csrk)
         csrk_samples.push_back(
             csrk_grid_sample(in.name, in.csr, k, grid, base, x, y, sweep_timing, clock, line));
@@ -595,8 +539,7 @@ int main(int argc, char** argv) {
       }
       progress(pass1, i, inputs.size(), in.name, line, elapsed);
     }
-    fit_sellp_slice(sellp_times, samples, base, std::cout);
-    const auto fit = tuning::fit_auto(samples, base);
+    const auto fit = tuning::fit_auto(fit_sellp_slice(measured, base, std::cout), base);
     std::cout << fit.report;
     tuning::DeviceProfile profile =
         o.skip_csrk ? fit.profile
