@@ -78,7 +78,8 @@ const char* usage =
     "  4096 rows per thread and league entry (rows_per_team). Each key is\n"
     "  fitted alone (the others as the starting profile has them) to the\n"
     "  value with the best geometric-mean share of each matrix's best; the\n"
-    "  starting value stays unless another gains 1.05x.\n"
+    "  starting value stays unless another gains 1.05x. oversubscription and\n"
+    "  warps_per_cu scale the same launch: only the one that gains more moves.\n"
     "It writes the whole profile as JSON, atomically (FILE.tmp renamed over\n"
     "FILE at the end: an interrupted run writes nothing). Use it with\n"
     "KOBALT_PROFILE=FILE. fp64 values, int32 indices.\n"
@@ -342,12 +343,28 @@ tuning::SweepSample key_sample(const std::string& name, const Csr<value_t, index
   return s;
 }
 
+/// The index of the profile's own value of the swept key among its
+/// candidates (the count of candidates when it is none of them).
+std::size_t starting_candidate(const KeySweep& sweep, const tuning::DeviceProfile& profile) {
+  return static_cast<std::size_t>(
+      std::find(sweep.values.begin(), sweep.values.end(), profile.*sweep.field) -
+      sweep.values.begin());
+}
+
+/// What the sweep's choice gains over the profile's own value
+/// (tuning::gain_from).
+double key_gain(const KeySweep& sweep, const std::vector<tuning::SweepSample>& samples,
+                const tuning::DeviceProfile& profile) {
+  return tuning::gain_from(samples, sweep.values.size(), starting_candidate(sweep, profile));
+}
+
 /// The sweep's key from its samples: the value with the highest share of
 /// each matrix's best, where it beats the profile's own value by
 /// tuning::sweep_min_gain (tuning::best_constant_from); the report lists
-/// every value's share. No samples: the key stays.
+/// every value's share. No samples, or `held` (why the key may not move):
+/// the key stays.
 void fit_key(const KeySweep& sweep, const std::vector<tuning::SweepSample>& samples,
-             tuning::DeviceProfile& profile, std::ostream& report) {
+             tuning::DeviceProfile& profile, std::ostream& report, const char* held = nullptr) {
   if (samples.empty()) {
     report << sweep.key << " kept: no training matrix where " << sweep.on << "\n";
     return;
@@ -357,15 +374,16 @@ void fit_key(const KeySweep& sweep, const std::vector<tuning::SweepSample>& samp
   for (std::size_t c = 0; c < sweep.values.size(); ++c)
     report << " " << sweep.values[c] << ": " << std::fixed << std::setprecision(3)
            << tuning::candidate_share(samples, c) << std::defaultfloat;
-  const int start = profile.*sweep.field;
-  const std::size_t current = static_cast<std::size_t>(
-      std::find(sweep.values.begin(), sweep.values.end(), start) - sweep.values.begin());
+  const std::size_t current = starting_candidate(sweep, profile);
   const std::size_t best = tuning::best_constant(samples, sweep.values.size());
   const int chosen =
-      sweep.values[tuning::best_constant_from(samples, sweep.values.size(), current)];
+      held ? profile.*sweep.field
+           : sweep.values[tuning::best_constant_from(samples, sweep.values.size(), current)];
   profile = with_key(profile, sweep, chosen);
   report << "\n" << sweep.key << " = " << chosen;
-  if (chosen != sweep.values[best])
+  if (held)
+    report << " (kept: " << held << ")";
+  else if (chosen != sweep.values[best])
     report << " (kept: " << sweep.values[best] << " gains less than " << tuning::sweep_min_gain
            << "x over it)";
   report << "\n";
@@ -549,12 +567,27 @@ int main(int argc, char** argv) {
                 << profile.csrk_model << ", SRS " << profile.csrk_super_row_size << ", SSRS "
                 << profile.csrk_super_super_row_size << "\n";
     // Each key is fitted alone, the others at the starting profile's values
-    // (the samples were all timed under it).
+    // (the samples were all timed under it). oversubscription and
+    // warps_per_cu scale the same launch (omega x compute units x
+    // warps_per_cu warps, tuning/select.hpp): fitted alone both moved on an
+    // H100 (2026-11-26, --batch 20: omega 0 -> 8, warps_per_cu 4 -> 1), and
+    // together they gave the warp-chunk kernels a quarter of the warps that
+    // either change alone was measured with (auto with that profile: CSR
+    // load_balance on wiki-Vote 1.45x and Hybrid on R-MAT 22 2.8x slower
+    // than the best format, perf_tests/results/h100/README.md). Only the
+    // one that gains more moves.
     if (base.gpu) {
       fit_key(merge_path_items_sweep, merge_samples, profile, std::cout);
-      fit_key(oversubscription_sweep, omega_samples, profile, std::cout);
+      const double omega_gain = key_gain(oversubscription_sweep, omega_samples, profile);
+      const double warps_gain = key_gain(warps_per_cu_sweep, warps_samples, profile);
+      fit_key(oversubscription_sweep, omega_samples, profile, std::cout,
+              warps_gain > omega_gain ? "warps_per_cu, which scales the same launch, gains more"
+                                      : nullptr);
       fit_key(team_threads_sweep, team_samples, profile, std::cout);
-      fit_key(warps_per_cu_sweep, warps_samples, profile, std::cout);
+      fit_key(warps_per_cu_sweep, warps_samples, profile, std::cout,
+              omega_gain > 1 && omega_gain >= warps_gain
+                  ? "oversubscription, which scales the same launch, gains more"
+                  : nullptr);
     } else {
       fit_key(rows_per_team_sweep, rows_samples, profile, std::cout);
     }

@@ -110,6 +110,19 @@ inline std::size_t best_constant_from(const std::vector<SweepSample>& samples,
                                                                                  : current;
 }
 
+/// What best_constant_from's choice gains over the starting candidate
+/// `current`: the ratio of their candidate_shares, 1 when the start stays
+/// (nothing measured, or no candidate gains sweep_min_gain), infinity when
+/// the start is not a candidate and another is chosen. kobalt-tune compares
+/// two keys that scale the same launch with it (only the larger gain moves).
+inline double gain_from(const std::vector<SweepSample>& samples, std::size_t candidates,
+                        std::size_t current) {
+  const std::size_t chosen = best_constant_from(samples, candidates, current);
+  if (chosen == current) return 1;
+  if (current >= candidates) return std::numeric_limits<double>::infinity();
+  return candidate_share(samples, chosen) / candidate_share(samples, current);
+}
+
 /// y = constant - log * ln(x), written as 002 §4.1 writes its size models.
 struct LogFit {
   double constant = 0;  ///< the value at x = 1

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace kobalt::tuning {
@@ -51,6 +52,14 @@ TEST(FitSweep, TheStartingValueStaysUnlessAnotherGainsTheMargin) {
   EXPECT_EQ(best_constant_from({}, 2, 1), 1u);  // no samples: nothing to move for
   const std::vector<SweepSample> unmeasured = {{"a", 4, {0, 0}}};
   EXPECT_EQ(best_constant_from(unmeasured, 2, 1), 1u);
+  // What the choice gains over the start: 1.0 / 0.5 from candidate 0; 1
+  // where the start stays; infinity where the start was no candidate.
+  EXPECT_NEAR(gain_from(s, 3, 0), 2.0, 1e-12);
+  EXPECT_EQ(gain_from(s, 3, 1), 1.0);
+  EXPECT_EQ(gain_from(s, 3, 2), 1.0);
+  EXPECT_EQ(gain_from(s, 3, 3), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(gain_from(unmeasured, 2, 1), 1.0);
+  EXPECT_EQ(gain_from({}, 2, 0), 1.0);
 }
 
 TEST(FitSweep, LogRegressionRecoversAnExactModel) {
