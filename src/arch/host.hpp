@@ -123,6 +123,8 @@ struct lanes {
   KOKKOS_INLINE_FUNCTION static bool any(bool p) { return p; }
   template <int W>
   KOKKOS_INLINE_FUNCTION static std::uint64_t ballot(bool p) { return p ? 1u : 0u; }
+  /// The lowest lane whose bit is set in a non-zero ballot: lane 0 here.
+  KOKKOS_INLINE_FUNCTION static int first_lane(std::uint64_t) { return 0; }
 };
 
 /// Bytes ahead of a host thread's streams (values, indices) that the host

@@ -195,6 +195,14 @@ CsrMergePath<typename Device::memory_space, widest_t<Value>> make_csr_merge_path
   return p;
 }
 
+/// Slots per lane in one round of the tile kernel's loads: 8 for rank-1
+/// real values (a default tile, 8 items per lane, in one round), 4 as
+/// before for complex values and rank-2 blocks, whose sums take 2-16 times
+/// the registers. At 8 the fp64 kernel takes 88 registers instead of 64
+/// (31% theoretical occupancy instead of 50%; ncu, H100, 2026-11-26).
+template <class Scalar, int N>
+inline constexpr int merge_path_batch = sizeof(Scalar) * N <= 8 ? 8 : 4;
+
 /// Team scratch of one warp's tile: the products (tile x N values), then the
 /// row ends (tile + 1 indices), each part rounded up to 16 bytes so the row
 /// ends (int64 after an odd number of floats) and the next warp's products
@@ -283,11 +291,27 @@ struct CsrMergePathFunctor {
     // matrix and 32 MB of x, at an L2 hit rate of 40%).
     using load = arch::loads<ExecutionSpace>;
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, W), [&](const int lane) {
-      // Batches of `batch` entries per lane: all loads and gathers of a batch
-      // are issued before its stores to scratch (a store between them would
-      // have to wait: scratch may alias val for the compiler).
-      constexpr int batch = 4;
-      for (int k0 = lane; k0 < tile_nnz; k0 += batch * W) {
+      // Rounds of `batch` slots per lane: a round issues all its row-end
+      // loads, nonzero loads and gathers before its stores to scratch (a
+      // store between them would have to wait: scratch may alias val for
+      // the compiler). Row ends and nonzeros share the round: at 8 items
+      // per lane a tile of 256 items is one round, so a warp waits for one
+      // load and one gather latency instead of the five of separate loops
+      // of 4 (the launch is latency-bound: 0.37 waves on email-Enron).
+      // Measured on one H100 (2026-11-26, perf_tests/results/h100/s22,
+      // fp64/int32, warm, interleaved builds): the tile kernel on
+      // email-Enron 13.4 -> 11.7 us (ncu); back to back 2-6% faster on the
+      // 1e5-4.2e5-nonzero graphs and 2-3% on rmat:18 and zipf:1e6, but 7%
+      // slower on circuit:4M (181 -> 193 us; row ends fused with batches of
+      // 4 were slower still, 197, so it is not the registers alone).
+      constexpr int batch = merge_path_batch<scalar, N>;
+      const int most = tile_nnz > tile_rows ? tile_nnz : tile_rows;
+      for (int k0 = lane; k0 < most; k0 += batch * W) {
+        // Offsets as stored (Index-wide by default, no 64-bit registers);
+        // relative to the tile they fit index_type.
+        offset_type e[batch];
+        for (int b = 0; b < batch; ++b)
+          if (k0 + b * W < tile_rows) e[b] = load::streaming(row_ptr.data() + r0 + k0 + b * W + 1);
         Sums<scalar, N> s[batch];
         for (int b = 0; b < batch; ++b) {
           const int k = k0 + b * W;
@@ -299,17 +323,9 @@ struct CsrMergePathFunctor {
           const int k = k0 + b * W;
           if (k < tile_nnz)
             for (int j = 0; j < N; ++j) products[k * N + j] = s[b].v[j];
+          if (k < tile_rows)
+            ends[k] = static_cast<index_type>(static_cast<std::int64_t>(e[b]) - z0);
         }
-      }
-      for (int i0 = lane; i0 < tile_rows; i0 += batch * W) {
-        // Offsets as stored (Index-wide by default, no 64-bit registers);
-        // relative to the tile they fit index_type.
-        offset_type e[batch];
-        for (int b = 0; b < batch; ++b)
-          if (i0 + b * W < tile_rows) e[b] = load::streaming(row_ptr.data() + r0 + i0 + b * W + 1);
-        for (int b = 0; b < batch; ++b)
-          if (i0 + b * W < tile_rows)
-            ends[i0 + b * W] = static_cast<index_type>(static_cast<std::int64_t>(e[b]) - z0);
       }
       // The row left open at the tile's end: its nonzeros in this tile all count.
       if (lane == 0) ends[tile_rows] = static_cast<index_type>(tile_nnz);

@@ -60,8 +60,7 @@ KOKKOS_INLINE_FUNCTION void finish_split_row(int lane, const LastPart<Index>& mi
   constexpr int N = YB::count_max;
   const std::uint64_t holders = L::template ballot<W>(mine.row != Index(-1));
   if (holders == 0) return;
-  int source = 0;
-  while (((holders >> source) & 1u) == 0) ++source;
+  const int source = L::first_lane(holders);
   LastPart<Index> run;
   run.row = L::template shfl<W>(mine.row, source);
   run.first = L::template shfl<W>(mine.first, source);

@@ -33,19 +33,19 @@ using cfloat = Kokkos::complex<float>;
 KOKKOS_INLINE_FUNCTION cdouble complex_of(double v) { return cdouble(v, 3.0 - v); }
 
 /// What each lane saw: the scan of (value, value + 1), segment_end, any,
-/// ballot, and the shuffles of the value by one lane up, one down and from
+/// ballot and its first lane, and the shuffles of the value by one lane up, one down and from
 /// lane 0; the scan and the shuffles of complex_of(value) (complex<double>;
 /// from lane 0 as complex<float>).
 struct LaneResults {
   Kokkos::View<double*> scan0, scan1, up, down, first;
   Kokkos::View<cdouble*> cscan, cup, cdown;
   Kokkos::View<cfloat*> cfirst;
-  Kokkos::View<int*> end, any;
+  Kokkos::View<int*> end, any, first_odd;
   Kokkos::View<std::uint64_t*> ballot;
   explicit LaneResults(std::size_t n)
       : scan0("scan0", n), scan1("scan1", n), up("up", n), down("down", n), first("first", n),
         cscan("cscan", n), cup("cup", n), cdown("cdown", n), cfirst("cfirst", n),
-        end("end", n), any("any", n), ballot("ballot", n) {}
+        end("end", n), any("any", n), first_odd("first_odd", n), ballot("ballot", n) {}
 };
 
 template <int W>
@@ -70,7 +70,9 @@ struct LanesFunctor {
       // The vote: does any lane hold a key that is odd (none counts as odd)?
       const bool odd = (k & 1) != 0;
       out.any(i) = L::template any<W>(odd) ? 1 : 0;
-      out.ballot(i) = L::template ballot<W>(odd);
+      const std::uint64_t bits = L::template ballot<W>(odd);
+      out.ballot(i) = bits;
+      out.first_odd(i) = bits != 0 ? L::first_lane(bits) : -1;
       out.up(i) = L::template shfl_up<W>(value(i), 1);
       out.down(i) = L::template shfl_down<W>(value(i), 1);
       out.first(i) = L::template shfl<W>(value(i), 0);
@@ -160,6 +162,7 @@ void check_width(const std::string& pattern) {
   const auto cfirst = host(out.cfirst);
   const auto end = host(out.end), any = host(out.any);
   const auto ballot = host(out.ballot);
+  const auto first_odd = host(out.first_odd);
 
   const std::string what = pattern + " W=" + std::to_string(W);
   // The team launches whole teams; warps past `warps` are not checked.
@@ -167,8 +170,10 @@ void check_width(const std::string& pattern) {
     const std::size_t base = static_cast<std::size_t>(w) * W;
     bool any_odd = false;
     std::uint64_t bits = 0;
+    int lowest_odd = -1;
     for (int l = 0; l < W; ++l) {
       if ((keys[base + l] & 1) != 0) {
+        if (!any_odd) lowest_odd = l;
         any_odd = true;
         bits |= std::uint64_t(1) << l;
       }
@@ -185,6 +190,7 @@ void check_width(const std::string& pattern) {
       EXPECT_EQ(end(i), ends ? 1 : 0) << what << " warp " << w << " lane " << l;
       EXPECT_EQ(any(i), any_odd ? 1 : 0) << what << " warp " << w << " lane " << l;
       EXPECT_EQ(ballot(i), bits) << what << " warp " << w << " lane " << l;
+      EXPECT_EQ(first_odd(i), lowest_odd) << what << " warp " << w << " lane " << l;
       // Out-of-range sources give the lane's own value (CUDA's rule, and the host's).
       EXPECT_EQ(up(i), l >= 1 ? values[i - 1] : values[i]) << what << " lane " << l;
       EXPECT_EQ(down(i), l + 1 < W ? values[i + 1] : values[i]) << what << " lane " << l;
