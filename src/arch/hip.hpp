@@ -92,7 +92,8 @@ struct lanes<Kokkos::HIP> {
   template <int W>
   KOKKOS_INLINE_FUNCTION static bool any(bool p) {
     return ballot<W>(p) != 0;
-  }  /// The lowest lane whose bit is set in a non-zero ballot (see cuda.hpp).
+  }
+  /// The lowest lane whose bit is set in a non-zero ballot (see cuda.hpp).
   KOKKOS_INLINE_FUNCTION static int first_lane(std::uint64_t bits) {
 #if defined(__HIP_DEVICE_COMPILE__)
     return __ffsll(static_cast<unsigned long long>(bits)) - 1;
