@@ -139,8 +139,9 @@ inline void kind_defaults(DeviceProfile& p) {
     // faster on the 6 of 1.0e5-1.8e5 (wiki-Vote, Groebner, as-caida,
     // ego-Facebook, arrow, sparse-images). Smaller tiles fill more of the
     // GPU (email-Enron, ncu: 18% achieved occupancy at 8 items, 35% at 2)
-    // but the kernel ran longer (16.5 -> 20.9 us under ncu); shrinking the tile until 16-64
-    // warps per SM are filled lost 0-5 us on the 4e5-nonzero graphs.
+    // but the kernel ran longer (16.5 -> 20.9 us under ncu); shrinking the
+    // tile until 16-64 warps per SM are filled lost 0-5 us on the
+    // 4e5-nonzero graphs.
     p.merge_path_items = 8;
     p.csrk_k = 3;             // 002 §6.2: CSR-3 on GPUs
     p.csrk_model = "ampere";  // 002 §4.1, its newest architecture (the table sets measured ones)

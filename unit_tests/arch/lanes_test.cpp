@@ -33,9 +33,9 @@ using cfloat = Kokkos::complex<float>;
 KOKKOS_INLINE_FUNCTION cdouble complex_of(double v) { return cdouble(v, 3.0 - v); }
 
 /// What each lane saw: the scan of (value, value + 1), segment_end, any,
-/// ballot and its first lane, and the shuffles of the value by one lane up, one down and from
-/// lane 0; the scan and the shuffles of complex_of(value) (complex<double>;
-/// from lane 0 as complex<float>).
+/// ballot and its first lane, and the shuffles of the value by one lane up,
+/// one down and from lane 0; the scan and the shuffles of complex_of(value)
+/// (complex<double>; from lane 0 as complex<float>).
 struct LaneResults {
   Kokkos::View<double*> scan0, scan1, up, down, first;
   Kokkos::View<cdouble*> cscan, cup, cdown;
