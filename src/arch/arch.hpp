@@ -10,8 +10,9 @@
 //   memory_info<Space>()    free and total bytes of a memory space
 //   atomic_add(dst, v)      y += v where several threads may hit the same y
 //   loads<Exec>::streaming  a load of data read once, coalesced (evict-first on GPUs)
-//   lanes<Exec>             shuffles and votes on the W vector lanes of a team thread
-//                           (a complex value is shuffled as its two parts)
+//   lanes<Exec>             shuffles, votes and sync on the W vector lanes of a team
+//                           thread (a complex value is shuffled as its two parts)
+//   arrivals<Exec>::count   an atomic count with acquire order (split rows' counters)
 //   segmented_scan<Exec,W>  inclusive scan over those lanes, restarted where the key changes
 //   segment_end<Exec,W>     whether a lane holds the last of its key's run
 //   with_lane_width(exec,f) f(integral_constant<int, W>) for the warp width at run time

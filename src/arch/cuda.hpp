@@ -134,6 +134,35 @@ struct lanes<Kokkos::Cuda> {
     return 0;  // the host pass's ballot is one lane's bit (see ballot)
 #endif
   }
+  template <int W>
+  KOKKOS_INLINE_FUNCTION static void sync() {
+#if defined(__CUDA_ARCH__)
+    __syncwarp(mask<W>());  // orders memory among the lanes (CUDA guide, __syncwarp)
+#endif
+  }
+};
+
+/// CUDA arrivals (sm_70+): one atom.acquire.gpu.add (SASS: the atomic, then
+/// CCTL.IVALL). The finishing warp then needs no fence of its own: a
+/// fence.sc.gpu there (Kokkos' memory_fence) and one before each count drew
+/// 14% of merge_path's warp stall samples (ncu source view, email-Enron,
+/// H100, 2026-11-26, perf_tests/results/h100/s22). A relaxed count with
+/// fence.acq_rel.gpu in the finishing warp instead left merge_path as slow
+/// as before on the 1e5-4e5-nonzero graphs (H200, 2026-11-26,
+/// perf_tests/results/h200/s23).
+template <>
+struct arrivals<Kokkos::Cuda> {
+  KOKKOS_INLINE_FUNCTION static int count(int* counter) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    int before;
+    asm volatile("atom.acquire.gpu.add.s32 %0, [%1], 1;" : "=r"(before) : "l"(counter) : "memory");
+    return before;
+#else
+    const int before = Kokkos::atomic_fetch_add(counter, 1);
+    Kokkos::memory_fence();
+    return before;
+#endif
+  }
 };
 
 namespace detail {

@@ -102,6 +102,29 @@ struct lanes<Kokkos::HIP> {
     return 0;  // the host pass's ballot is one lane's bit (see ballot)
 #endif
   }
+  /// A wavefront runs its lanes in lockstep and its LDS accesses in order:
+  /// the barrier only keeps the compiler from moving accesses across it.
+  template <int W>
+  KOKKOS_INLINE_FUNCTION static void sync() {
+#if defined(__HIP_DEVICE_COMPILE__)
+    __builtin_amdgcn_wave_barrier();
+#endif
+  }
+};
+
+/// HIP arrivals: an acquire atomic at agent (device) scope, as on CUDA
+/// (see cuda.hpp; not measured on AMD hardware).
+template <>
+struct arrivals<Kokkos::HIP> {
+  KOKKOS_INLINE_FUNCTION static int count(int* counter) {
+#if defined(__HIP_DEVICE_COMPILE__)
+    return __hip_atomic_fetch_add(counter, 1, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
+#else
+    const int before = Kokkos::atomic_fetch_add(counter, 1);
+    Kokkos::memory_fence();
+    return before;
+#endif
+  }
 };
 
 namespace detail {

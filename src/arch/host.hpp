@@ -125,6 +125,24 @@ struct lanes {
   KOKKOS_INLINE_FUNCTION static std::uint64_t ballot(bool p) { return p ? 1u : 0u; }
   /// The lowest lane whose bit is set in a non-zero ballot: lane 0 here.
   KOKKOS_INLINE_FUNCTION static int first_lane(std::uint64_t) { return 0; }
+  /// The W lanes meet: their writes before it (team scratch, global) are
+  /// visible to each other after it. One lane here: nothing to wait for.
+  template <int W>
+  KOKKOS_INLINE_FUNCTION static void sync() {}
+};
+
+/// Counting arrivals at a shared counter (kernels/split_rows.hpp): count(c)
+/// adds one to *c at device scope with acquire order, so the thread that
+/// reads the final count sees the data every thread counted before it wrote
+/// before its release fence (Kokkos::memory_fence). This primary template is
+/// the host's: Kokkos' atomic, then its full fence.
+template <class ExecutionSpace>
+struct arrivals {
+  KOKKOS_INLINE_FUNCTION static int count(int* counter) {
+    const int before = Kokkos::atomic_fetch_add(counter, 1);
+    Kokkos::memory_fence();
+    return before;
+  }
 };
 
 /// Bytes ahead of a host thread's streams (values, indices) that the host

@@ -14,12 +14,13 @@
 //     row ends, both into team scratch;
 //  2. each lane searches its own stretch of entries_per_thread items of the
 //     tile in scratch and walks it: a nonzero adds its product, a row end
-//     stores the row. A lane's first row may have begun in earlier lanes:
-//     its sum waits for step 3;
+//     leaves the row's total in scratch. A lane's first row may have begun
+//     in earlier lanes: its sum waits for step 3;
 //  3. the lanes' unfinished sums are combined by the segmented scan keyed by
 //     row (arch::segmented_scan), each lane adds its predecessors' carry to
-//     its first row and stores it, and the last lane leaves the tile's carry
-//     (the row still open at the tile's end) in the workspace.
+//     its first row, the last lane leaves the tile's carry (the row still
+//     open at the tile's end) in the workspace, and the warp stores the
+//     totals of the tile's rows, coalesced (as CUB's AgentSpmv does).
 // The open rows (a run of tiles t..u that all end inside one row r, which
 // tile u + 1 finishes) are then completed in one of two ways, both in tile
 // order, without atomics on y and with the same bits on every run:
@@ -203,8 +204,9 @@ CsrMergePath<typename Device::memory_space, widest_t<Value>> make_csr_merge_path
 template <class Scalar, int N>
 inline constexpr int merge_path_batch = sizeof(Scalar) * N <= 8 ? 8 : 4;
 
-/// Team scratch of one warp's tile: the products (tile x N values), then the
-/// row ends (tile + 1 indices), each part rounded up to 16 bytes so the row
+/// Team scratch of one warp's tile: the products (tile x N values), the
+/// totals of the rows that end in the tile (tile x N values), then the row
+/// ends (tile + 1 indices), each part rounded up to 16 bytes so the row
 /// ends (int64 after an odd number of floats) and the next warp's products
 /// stay aligned (UBSan found the misaligned case).
 template <class Scalar, class Index, int N>
@@ -222,7 +224,7 @@ struct TileScratch {
     return round16(static_cast<std::size_t>(tile * N) * sizeof(Scalar));
   }
   KOKKOS_INLINE_FUNCTION static std::size_t bytes(std::int64_t tile) {
-    return products_bytes(tile) + round16(static_cast<std::size_t>(tile + 1) * sizeof(Index));
+    return 2 * products_bytes(tile) + round16(static_cast<std::size_t>(tile + 1) * sizeof(Index));
   }
 };
 
@@ -273,7 +275,8 @@ struct CsrMergePathFunctor {
                                                            scratch::alignment)) +
                  team.team_rank() * per_warp;
     scalar* products = reinterpret_cast<scalar*>(base);
-    index_type* ends = reinterpret_cast<index_type*>(base + scratch::products_bytes(tile));
+    scalar* row_totals = reinterpret_cast<scalar*>(base + scratch::products_bytes(tile));
+    index_type* ends = reinterpret_cast<index_type*>(base + 2 * scratch::products_bytes(tile));
 
     const std::int64_t d0 = active ? t * tile : 0;
     const std::int64_t d1 = active ? (d0 + tile < rows + nnz ? d0 + tile : rows + nnz) : 0;
@@ -333,7 +336,8 @@ struct CsrMergePathFunctor {
     team.team_barrier();
     if (!active) return;
 
-    // Steps 2 and 3: each lane walks its stretch, then the carries.
+    // Steps 2 and 3: each lane walks its stretch, then the carries; the
+    // rows that end in the tile are stored last, by the whole warp.
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, W), [&](const int lane) {
       using L = arch::lanes<ExecutionSpace>;
       const int items = static_cast<int>(d1 - d0);
@@ -359,7 +363,7 @@ struct CsrMergePathFunctor {
             head = sum;
             head_row = i;
           } else {
-            y.template store<HasBeta>(static_cast<index_type>(r0 + i), alpha, sum, beta);
+            for (int j = 0; j < N; ++j) row_totals[i * N + j] = sum.v[j];
           }
           sum = Sums<scalar, N>();
           ++i;
@@ -373,34 +377,52 @@ struct CsrMergePathFunctor {
         const scalar up = L::template shfl_up<W>(sum.v[j], 1);
         carry_in.v[j] = lane > 0 ? up : scalar(0);
       }
-      // One launch: the row tile t - 1 left open (row r0) and the row this
-      // tile leaves open (r1) are parts of runs, counted after they are
-      // written; the warp that counts a run's last part finishes its row.
+      // One launch: the row tile t - 1 left open (row r0, this tile's head
+      // part) and the row this tile leaves open (r1, its carry) are parts of
+      // runs, counted after they are written; the warp that counts a run's
+      // last part finishes its row. The parts are released by one fence
+      // before both counts, and the rows that end in the tile are stored
+      // after them: the fence waits for the parts only, and both counts
+      // are in flight together (two fences, each behind the walk's stores
+      // of y, drew 14% of the stall samples; ncu, H100, 2026-11-26).
       const bool one_launch = arrived != nullptr;
-      LastPart<index_type> head_run, tail_run;
+      bool head_part = false;
       if (head_row >= 0) {
         head += carry_in;
-        if (one_launch && head_row == 0 && t > 0) {
+        head_part = one_launch && head_row == 0 && t > 0;
+        if (head_part) {
           for (int j = 0; j < N; ++j)
             heads[t * rhs_block + j] = static_cast<widest_t<scalar>>(head.v[j]);
-          head_run = count_part(arrived, static_cast<index_type>(r0), run_first[t - 1], t);
         } else {
-          y.template store<HasBeta>(static_cast<index_type>(r0 + head_row), alpha, head, beta);
+          for (int j = 0; j < N; ++j) row_totals[head_row * N + j] = head.v[j];
         }
       }
-      if (lane == W - 1) {
+      const bool tail_part = lane == W - 1 && one_launch && r1 < rows;
+      if (lane == W - 1)
         for (int j = 0; j < N; ++j)
           carries[t * rhs_block + j] = static_cast<widest_t<scalar>>(sum.v[j]);
-        if (one_launch && r1 < rows)
-          tail_run =
-              count_part(arrived, static_cast<index_type>(r1), run_first[t], run_last[t] + 1);
-      }
+      LastPart<index_type> head_run, tail_run;
       if (one_launch) {
+        Kokkos::memory_fence();  // the parts are visible before the counts say so
+        if (head_part)
+          head_run = count_part<ExecutionSpace>(arrived, static_cast<index_type>(r0),
+                                                run_first[t - 1], t);
+        if (tail_part)
+          tail_run = count_part<ExecutionSpace>(arrived, static_cast<index_type>(r1), run_first[t],
+                                                run_last[t] + 1);
         const auto part = [&](std::int64_t k, const LastPart<index_type>& run) {
           return part_of(k, run);
         };
         finish_split_row<ExecutionSpace, W, HasBeta>(lane, head_run, y, alpha, beta, arrived, part);
         finish_split_row<ExecutionSpace, W, HasBeta>(lane, tail_run, y, alpha, beta, arrived, part);
+      }
+      // The rows that end in the tile, coalesced: row 0 unless it is a part.
+      const int first_row = L::template ballot<W>(head_part) != 0 ? 1 : 0;
+      L::template sync<W>();  // every lane's row totals are in scratch
+      for (int r = first_row + lane; r < tile_rows; r += W) {
+        Sums<scalar, N> total;
+        for (int j = 0; j < N; ++j) total.v[j] = row_totals[r * N + j];
+        y.template store<HasBeta>(static_cast<index_type>(r0 + r), alpha, total, beta);
       }
     });
   }

@@ -132,7 +132,8 @@ struct EntryChunkFunctor {
                                        std::int64_t end, const Sums<scalar, N>& s) const {
     const std::int64_t c1 = start / chunk, c2 = (end - 1) / chunk;
     for (int j = 0; j < N; ++j) partials[slot(c, c1) + j] = static_cast<part>(s.v[j]);
-    return count_part(arrived, r, c1, c2);
+    Kokkos::memory_fence();  // the part is visible before the count says so
+    return count_part<ExecutionSpace>(arrived, r, c1, c2);
   }
 
   /// The warp adds the parts of the row `mine` holds, chunk by chunk

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Rows split over several warps' work (chunks of entries, merge-path tiles),
 // combined in the same launch without atomics on y: each warp writes its part
-// of the row to the workspace and counts it (an atomic counter per split row,
-// behind a memory fence); the warp that counts the last part adds all parts in
-// a fixed order and stores the row. The order does not depend on which warp
+// of the row to the workspace, fences and counts it (an atomic counter per
+// split row that acquires, arch::arrivals); the warp that counts the last
+// part adds all parts in a fixed order and stores the row. The order does not depend on which warp
 // ran first, so the result is the same bits on every run. Used by
 // entry_chunks.hpp (CSR and COO load_balance) and csr_merge_path.hpp (tiles
 // in one launch).
@@ -27,14 +27,15 @@ struct LastPart {
 };
 
 /// Counts a part of row `row` (parts first..last, counter arrived[first])
-/// after the caller wrote it; returns the row to finish if this part is the
-/// last one counted.
-template <class Index>
+/// after the caller wrote it and fenced (Kokkos::memory_fence, once for all
+/// the parts a warp wrote); returns the row to finish if this part is the
+/// last one counted. The count acquires: the lane that reads the final
+/// count sees every part.
+template <class ExecutionSpace, class Index>
 KOKKOS_INLINE_FUNCTION LastPart<Index> count_part(int* arrived, Index row, std::int64_t first,
                                                   std::int64_t last) {
   LastPart<Index> f;
-  Kokkos::memory_fence();  // the part is visible before the count says so
-  const int before = Kokkos::atomic_fetch_add(&arrived[first], 1);
+  const int before = arch::arrivals<ExecutionSpace>::count(&arrived[first]);
   if (before == static_cast<int>(last - first)) {
     f.row = row;
     f.first = first;
@@ -65,16 +66,34 @@ KOKKOS_INLINE_FUNCTION void finish_split_row(int lane, const LastPart<Index>& mi
   run.row = L::template shfl<W>(mine.row, source);
   run.first = L::template shfl<W>(mine.first, source);
   run.last = L::template shfl<W>(mine.last, source);
-  Kokkos::memory_fence();
-  scalar sums[4][N] = {};
-  int u = 0;
-  for (std::int64_t k = run.first + lane; k <= run.last; k += W, u = (u + 1) & 3) {
+  // The source lane's count acquired the parts; the warp's sync orders
+  // every lane's reads after it. (A fence here, after the count, made
+  // merge_path as slow as before the acquiring count: H200, 2026-11-26.)
+  L::template sync<W>();
+  // Part first + lane + m W goes to accumulator m mod 4, in four named
+  // sums rotated after each part (s0 takes the next one): an array indexed
+  // by m lived in local memory, a chain of dependent loads on long rows
+  // (circuit:4M, zipf:1e6), and four guarded loads per step cost the short
+  // runs of the 1e5-4e5-nonzero graphs 5-10% (H200, 2026-11-26). The total
+  // is (a0 + a1) + (a2 + a3) of the accumulators, as before the rotation.
+  Sums<scalar, N> s0, s1, s2, s3;
+  int m = 0;
+  for (std::int64_t k = run.first + lane; k <= run.last; k += W, ++m) {
     // Volatile: the parts were written by other SMs; do not read a stale L1 line.
     const auto* p = part_of(k, run);
-    for (int j = 0; j < N; ++j) sums[u][j] += static_cast<scalar>(read_volatile(p + j));
+    for (int j = 0; j < N; ++j) s0.v[j] += static_cast<scalar>(read_volatile(p + j));
+    const Sums<scalar, N> next = s1;
+    s1 = s2;
+    s2 = s3;
+    s3 = s0;
+    s0 = next;
   }
+  // After m parts s_j holds a_((j + m) mod 4): for odd m the pairs are
+  // s3 + s0 and s1 + s2 (a0 + a1 and a2 + a3, or the other way round).
   Sums<scalar, N> total;
-  for (int j = 0; j < N; ++j) total.v[j] = (sums[0][j] + sums[1][j]) + (sums[2][j] + sums[3][j]);
+  for (int j = 0; j < N; ++j)
+    total.v[j] = m % 2 == 0 ? (s0.v[j] + s1.v[j]) + (s2.v[j] + s3.v[j])
+                            : (s3.v[j] + s0.v[j]) + (s1.v[j] + s2.v[j]);
   arch::segmented_scan<ExecutionSpace, W>(lane, 0, total.v);
   if (lane == W - 1) {
     y.template store<HasBeta>(run.row, alpha, total, beta);
