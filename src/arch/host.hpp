@@ -132,10 +132,10 @@ struct lanes {
 };
 
 /// Counting arrivals at a shared counter (kernels/split_rows.hpp): count(c)
-/// adds one to *c at device scope with acquire order, so the thread that
-/// reads the final count sees the data every thread counted before it wrote
-/// before its release fence (Kokkos::memory_fence). This primary template is
-/// the host's: Kokkos' atomic, then its full fence.
+/// adds one to *c at device scope with acquire order. Each thread fences
+/// (Kokkos::memory_fence) after writing its data and before counting, so
+/// the thread that reads the final count sees every counted thread's data.
+/// This primary template is the host's: Kokkos' atomic, then its full fence.
 template <class ExecutionSpace>
 struct arrivals {
   KOKKOS_INLINE_FUNCTION static int count(int* counter) {

@@ -380,11 +380,13 @@ struct CsrMergePathFunctor {
       // One launch: the row tile t - 1 left open (row r0, this tile's head
       // part) and the row this tile leaves open (r1, its carry) are parts of
       // runs, counted after they are written; the warp that counts a run's
-      // last part finishes its row. The parts are released by one fence
-      // before both counts, and the rows that end in the tile are stored
-      // after them: the fence waits for the parts only, and both counts
-      // are in flight together (two fences, each behind the walk's stores
-      // of y, drew 14% of the stall samples; ncu, H100, 2026-11-26).
+      // last part finishes its row. One fence before both counts, and the
+      // rows that end in the tile are stored after them, so the fence waits
+      // for the two parts only: a fence per count, each behind the walk's
+      // stores of y, drew 14% of the warp stall samples (ncu, H100,
+      // 2026-11-26); with one fence, the stores after it and the acquiring
+      // count, the tile kernel took 9.38 us instead of 10.37 on
+      // email-Enron (ncu, H200, 2026-11-26, perf_tests/results/h200/s23).
       const bool one_launch = arrived != nullptr;
       bool head_part = false;
       if (head_row >= 0) {

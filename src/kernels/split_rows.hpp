@@ -3,8 +3,9 @@
 // combined in the same launch without atomics on y: each warp writes its part
 // of the row to the workspace, fences and counts it (an atomic counter per
 // split row that acquires, arch::arrivals); the warp that counts the last
-// part adds all parts in a fixed order and stores the row. The order does not depend on which warp
-// ran first, so the result is the same bits on every run. Used by
+// part adds all parts in a fixed order and stores the row. The order does
+// not depend on which warp ran first, so the result is the same bits on
+// every run. Used by
 // entry_chunks.hpp (CSR and COO load_balance) and csr_merge_path.hpp (tiles
 // in one launch).
 #pragma once
@@ -71,11 +72,12 @@ KOKKOS_INLINE_FUNCTION void finish_split_row(int lane, const LastPart<Index>& mi
   // merge_path as slow as before the acquiring count: H200, 2026-11-26.)
   L::template sync<W>();
   // Part first + lane + m W goes to accumulator m mod 4, in four named
-  // sums rotated after each part (s0 takes the next one): an array indexed
-  // by m lived in local memory, a chain of dependent loads on long rows
-  // (circuit:4M, zipf:1e6), and four guarded loads per step cost the short
-  // runs of the 1e5-4e5-nonzero graphs 5-10% (H200, 2026-11-26). The total
-  // is (a0 + a1) + (a2 + a3) of the accumulators, as before the rotation.
+  // sums rotated after each part (s0 takes the next one). Measured in CSR
+  // load_balance (H200, 2026-11-26, perf_tests/results/h200/s23): an array
+  // indexed by m (local memory) ran 9-10% slower on circuit:4M and
+  // zipf:1e6, four guarded loads per step 4-25% slower on nine of ten
+  // 1e5-6e5-nonzero graphs. The total is (a0 + a1) + (a2 + a3) of the
+  // accumulators, as with the array.
   Sums<scalar, N> s0, s1, s2, s3;
   int m = 0;
   for (std::int64_t k = run.first + lane; k <= run.last; k += W, ++m) {
