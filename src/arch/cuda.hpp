@@ -158,9 +158,7 @@ struct arrivals<Kokkos::Cuda> {
     asm volatile("atom.acquire.gpu.add.s32 %0, [%1], 1;" : "=r"(before) : "l"(counter) : "memory");
     return before;
 #else
-    const int before = Kokkos::atomic_fetch_add(counter, 1);
-    Kokkos::memory_fence();
-    return before;
+    return detail::count_then_fence(counter);
 #endif
   }
 };

@@ -120,9 +120,7 @@ struct arrivals<Kokkos::HIP> {
 #if defined(__HIP_DEVICE_COMPILE__)
     return __hip_atomic_fetch_add(counter, 1, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
 #else
-    const int before = Kokkos::atomic_fetch_add(counter, 1);
-    Kokkos::memory_fence();
-    return before;
+    return detail::count_then_fence(counter);
 #endif
   }
 };

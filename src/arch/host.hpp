@@ -136,12 +136,20 @@ struct lanes {
 /// (Kokkos::memory_fence) after writing its data and before counting, so
 /// the thread that reads the final count sees every counted thread's data.
 /// This primary template is the host's: Kokkos' atomic, then its full fence.
+namespace detail {
+/// The portable count: Kokkos' atomic, then its full fence (hosts, and the
+/// host passes and older GPUs of the backend files).
+KOKKOS_INLINE_FUNCTION int count_then_fence(int* counter) {
+  const int before = Kokkos::atomic_fetch_add(counter, 1);
+  Kokkos::memory_fence();
+  return before;
+}
+}  // namespace detail
+
 template <class ExecutionSpace>
 struct arrivals {
   KOKKOS_INLINE_FUNCTION static int count(int* counter) {
-    const int before = Kokkos::atomic_fetch_add(counter, 1);
-    Kokkos::memory_fence();
-    return before;
+    return detail::count_then_fence(counter);
   }
 };
 

@@ -306,7 +306,9 @@ struct CsrMergePathFunctor {
       // email-Enron 13.4 -> 11.7 us (ncu); back to back 2-6% faster on the
       // 1e5-4.2e5-nonzero graphs and 2-3% on rmat:18 and zipf:1e6, but 7%
       // slower on circuit:4M (181 -> 193 us; row ends fused with batches of
-      // 4 were slower still, 197, so it is not the registers alone).
+      // 4 were slower still, 197, so it is not the registers alone). The
+      // epilogue of session 23 more than made that up on the H200 (circuit:4M
+      // 171 -> 160 us, perf_tests/results/h200/s23).
       constexpr int batch = merge_path_batch<scalar, N>;
       const int most = tile_nnz > tile_rows ? tile_nnz : tile_rows;
       for (int k0 = lane; k0 < most; k0 += batch * W) {
