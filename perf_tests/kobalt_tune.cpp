@@ -72,8 +72,9 @@ const char* usage =
     "- GPUs: times CSR merge_path with 4, 6, 8, 12 and 16 items per lane on\n"
     "  the matrices csr::automatic runs with merge_path (merge_path_items),\n"
     "  CSR (csr::automatic) with teams of 64 ... 1024 threads on every matrix\n"
-    "  (team_threads), and Hybrid with omega 0 (000's rule), 2, 4, 8, 16 and\n"
-    "  32 (oversubscription) and with 1 ... 16 warps per compute unit\n"
+    "  (team_threads), and both warp-chunk kernels, CSR load_balance and\n"
+    "  Hybrid's COO part, with omega 0 (000's rule), 2, 4, 8, 16 and 32\n"
+    "  (oversubscription) and with 1 ... 16 warps per compute unit\n"
     "  (warps_per_cu) on the irregular ones; hosts: CSR classical with 16 ...\n"
     "  4096 rows per thread and league entry (rows_per_team). Each key is\n"
     "  fitted alone (the others as the starting profile has them) to the\n"
@@ -543,6 +544,15 @@ int main(int argc, char** argv) {
       if (base.gpu) sweep(team_threads_sweep, csr_with(csr::automatic{}), team_samples);
       else sweep(rows_per_team_sweep, csr_with(csr::classical{}), rows_samples);
       if (base.gpu && !stats.regular()) {
+        // Both keys size every warp-chunk launch (tuning/select.hpp), so each
+        // is timed on both kernels that the automatic handle runs with them
+        // on irregular matrices. Timed on Hybrid alone (up to session 23), an
+        // H100 tune moved warps_per_cu 4 -> 1 (Hybrid's share 0.910 -> 0.971),
+        // and auto then ran CSR load_balance 1.2-1.7x slower on the 1e5-2e5
+        // nonzero graphs (wiki-Vote 16.3 against 9.9 us, --batch 20,
+        // 2026-11-27, perf_tests/results/h100/README.md, session 24).
+        sweep(oversubscription_sweep, csr_with(csr::load_balance{}), omega_samples);
+        sweep(warps_per_cu_sweep, csr_with(csr::load_balance{}), warps_samples);
         try {
           const auto hybrid = to_hybrid(space, in.csr);
           const auto hybrid_with = [&](const tuning::DeviceProfile& p) {

@@ -46,10 +46,11 @@ inline const KeySweep merge_path_items_sweep = {
     "merge_path_items", &tuning::DeviceProfile::merge_path_items, {4, 6, 8, 12, 16},
     "csr::automatic runs merge_path"};
 /// The warp-chunk kernels' omega (000 §3.2.2; 0 = its rule by nonzeros), on
-/// Hybrid's COO part for the matrices the automatic rules send to Hybrid.
+/// both of them (CSR load_balance, Hybrid's COO part) on the irregular
+/// matrices, where the automatic handle runs them.
 inline const KeySweep oversubscription_sweep = {
     "oversubscription", &tuning::DeviceProfile::oversubscription, {0, 2, 4, 8, 16, 32},
-    "irregular (Hybrid's COO part)"};
+    "irregular (CSR load_balance and Hybrid's COO part)"};
 /// Threads per team of the row and warp-chunk kernels (GPUs; 128 was the
 /// best plain-Kokkos row kernel on the H200, profile.hpp), on CSR
 /// (csr::automatic, the automatic handle's format for most matrices) of
@@ -58,11 +59,11 @@ inline const KeySweep team_threads_sweep = {
     "team_threads", &tuning::DeviceProfile::team_threads, {64, 128, 256, 512, 1024},
     "every matrix (CSR, csr::automatic)"};
 /// Warps per compute unit in the warp-chunk kernels' warp count (GPUs; 4 =
-/// FP32 cores per SM / 32 on Hopper, docs/sources.md), on Hybrid's COO
-/// part, as omega.
+/// FP32 cores per SM / 32 on Hopper, docs/sources.md), on the warp-chunk
+/// kernels, as omega.
 inline const KeySweep warps_per_cu_sweep = {
     "warps_per_cu", &tuning::DeviceProfile::warps_per_cu, {1, 2, 4, 8, 16},
-    "irregular (Hybrid's COO part)"};
+    "irregular (CSR load_balance and Hybrid's COO part)"};
 /// Rows a host thread walks per league entry (hosts; 256 was a first cut,
 /// never measured, profile.hpp), on CSR classical, the host's row kernel
 /// (csr::automatic runs merge_path's static partitions there instead).

@@ -7,10 +7,17 @@
 // The rules (tuning/choose.hpp) convert a regular matrix to ELL and an
 // irregular one to Hybrid; the fit sets where that pays:
 //  - auto_min_convert_nnz: the smallest nnz from which at least
-//    fit_share_that_must_win of the training matrices gain >= fit_min_gain
-//    by their conversion (0 = none do: always Csr);
-//  - auto_hybrid_min_nnz: the same over the irregular matrices from there
-//    (no such matrix: never Hybrid, fit_never_nnz);
+//    fit_share_that_must_win of the regular training matrices gain >=
+//    fit_min_gain by ELL (no regular matrix: the same over the irregular
+//    ones by Hybrid; none wins: 0, always Csr);
+//  - auto_hybrid_min_nnz: the same over the irregular matrices by Hybrid,
+//    at least auto_min_convert_nnz (none wins: never Hybrid, fit_never_nnz).
+//  Each class is fitted on its own samples: fitted over both at once (up to
+//  session 23), irregular matrices that Hybrid does not speed up held back
+//  ELL where it wins. On an H100 (2026-11-27, --batch 20) R-MAT 18 and Zipf
+//  1e6 ran Hybrid at 1.00x CSR, and the joint threshold rose to the largest
+//  training matrix (12e6), above the regular ones that ELL ran 1.09-1.91x
+//  faster from 1.9e5 nonzeros (perf_tests/results/h100/README.md, session 24).
 //  - the speedups: geometric means of CSR time over the format's time on the
 //    matrices the rules then convert; the setups: their medians;
 //  - auto_sellp_max_nnz (rule 0 of choose.hpp): over the regular matrices
@@ -189,23 +196,36 @@ inline AutoFit fit_auto(std::vector<AutoSample> samples, const DeviceProfile& ba
     fit.report = report.str();
     return fit;
   }
-  const std::int64_t convert = detail::smallest_winning_nnz(samples);
+  std::vector<AutoSample> regular, irregular;
+  for (const auto& s : samples) (s.regular ? regular : irregular).push_back(s);
+  const std::int64_t ell_from = detail::smallest_winning_nnz(regular);
+  const std::int64_t hybrid_from = detail::smallest_winning_nnz(irregular);
+  const std::int64_t convert = regular.empty() ? hybrid_from : ell_from;
   p.auto_min_convert_nnz = convert < 0 ? 0 : std::max<std::int64_t>(convert, 1);
   report << "auto_min_convert_nnz = " << p.auto_min_convert_nnz
          << (convert < 0 ? " (no conversion gains " : " (from here conversions gain ")
-         << fit_min_gain << "x on >= " << fit_share_that_must_win * 100 << "% of the matrices)\n";
-  std::vector<AutoSample> regular, irregular;
-  for (const auto& s : samples)
-    if (convert >= 0 && s.nnz >= convert) (s.regular ? regular : irregular).push_back(s);
-  if (!irregular.empty()) {
-    const std::int64_t hybrid = detail::smallest_winning_nnz(irregular);
-    p.auto_hybrid_min_nnz = hybrid < 0 ? fit_never_nnz : hybrid;
+         << fit_min_gain << "x on >= " << fit_share_that_must_win * 100 << "% of the "
+         << (regular.empty() ? irregular.size() : regular.size())
+         << (regular.empty() ? " irregular matrices by Hybrid)\n" : " regular matrices by ELL)\n");
+  const auto below = [](std::int64_t from) {
+    return [from](const AutoSample& s) { return from < 0 || s.nnz < from; };
+  };
+  regular.erase(std::remove_if(regular.begin(), regular.end(), below(convert)), regular.end());
+  if (!irregular.empty() && convert >= 0) {
+    p.auto_hybrid_min_nnz =
+        hybrid_from < 0 ? fit_never_nnz : std::max(hybrid_from, p.auto_min_convert_nnz);
     report << "auto_hybrid_min_nnz = " << p.auto_hybrid_min_nnz << " (" << irregular.size()
-           << " irregular matrices)\n";
-    irregular.erase(std::remove_if(irregular.begin(), irregular.end(),
-                                   [&](const AutoSample& s) { return s.nnz < p.auto_hybrid_min_nnz; }),
-                    irregular.end());
+           << " irregular matrices"
+           << (hybrid_from >= 0 && hybrid_from < p.auto_min_convert_nnz
+                   ? "; Hybrid wins from " + std::to_string(hybrid_from) +
+                         ", but no conversion is made below auto_min_convert_nnz"
+                   : std::string())
+           << ")\n";
   }
+  irregular.erase(
+      std::remove_if(irregular.begin(), irregular.end(),
+                     below(convert < 0 ? convert : p.auto_hybrid_min_nnz)),
+      irregular.end());
   if (!regular.empty()) {
     p.auto_ell_speedup = detail::geometric_mean_speedup(regular);
     p.auto_ell_setup_spmvs = detail::median_setup(regular);
