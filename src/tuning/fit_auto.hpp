@@ -11,7 +11,9 @@
 //    fit_min_gain by ELL (no regular matrix: the same over the irregular
 //    ones by Hybrid; none wins: 0, always Csr);
 //  - auto_hybrid_min_nnz: the same over the irregular matrices by Hybrid,
-//    at least auto_min_convert_nnz (none wins: never Hybrid, fit_never_nnz).
+//    at least auto_min_convert_nnz (none wins: never Hybrid, fit_never_nnz);
+//  - where some of a class win but from no size on enough of them do, its
+//    threshold keeps the starting profile's value (class_threshold).
 //  Each class is fitted on its own samples: fitted over both at once (up to
 //  session 23), irregular matrices that Hybrid does not speed up held back
 //  ELL where it wins. On an H100 (2026-11-27, --batch 20) R-MAT 18 and Zipf
@@ -93,6 +95,31 @@ inline std::int64_t smallest_winning_nnz(const std::vector<AutoSample>& samples)
       return samples[i].nnz;
   }
   return -1;
+}
+
+/// smallest_winning_nnz of one class, where its samples are mixed (some
+/// win, but from no size on do fit_share_that_must_win of them) `start`,
+/// the starting profile's threshold, stays. An H100 tune (2026-11-27,
+/// --batch 20) had Hybrid win 1.57x on circuit:2000000,20,50000 and 1.06x on
+/// arrow:200000 and zipf:40000, but tie on the two largest irregular matrices
+/// (R-MAT 18 0.99x, Zipf 1e6 1.01x); "never" (fit_never_nnz) then cost
+/// `auto` 1.5x on the evaluation set's circuit and arrow generators, where
+/// Hybrid was the best format, and a threshold of 4e5, where the training
+/// wins begin, would have sent graphs of 4e5-6e5 nonzeros that Hybrid ran
+/// 1.3-1.8x slower than CSR to it (perf_tests/results/h100/README.md,
+/// session 24). `start` <= 0 or fit_never_nnz: -1. The note for the report
+/// goes to `why`.
+inline std::int64_t class_threshold(const std::vector<AutoSample>& samples, std::int64_t start,
+                                    std::string& why) {
+  const std::int64_t from = smallest_winning_nnz(samples);
+  const auto wins = std::count_if(samples.begin(), samples.end(), [](const AutoSample& s) {
+    return s.speedup() >= fit_min_gain;
+  });
+  if (from >= 0 || wins == 0) return from;
+  why = "; mixed: " + std::to_string(wins) + " of " + std::to_string(samples.size()) +
+        " win, but from no size on do " + std::to_string(int(fit_share_that_must_win * 100)) +
+        "%: the starting profile's value stays";
+  return start > 0 && start < fit_never_nnz ? start : -1;
 }
 
 /// Geometric mean of speedup_of(sample) over `s` (not empty).
@@ -198,15 +225,19 @@ inline AutoFit fit_auto(std::vector<AutoSample> samples, const DeviceProfile& ba
   }
   std::vector<AutoSample> regular, irregular;
   for (const auto& s : samples) (s.regular ? regular : irregular).push_back(s);
-  const std::int64_t ell_from = detail::smallest_winning_nnz(regular);
-  const std::int64_t hybrid_from = detail::smallest_winning_nnz(irregular);
+  std::string ell_why, hybrid_why;
+  const std::int64_t ell_from =
+      detail::class_threshold(regular, base.auto_min_convert_nnz, ell_why);
+  const std::int64_t hybrid_from =
+      detail::class_threshold(irregular, base.auto_hybrid_min_nnz, hybrid_why);
   const std::int64_t convert = regular.empty() ? hybrid_from : ell_from;
   p.auto_min_convert_nnz = convert < 0 ? 0 : std::max<std::int64_t>(convert, 1);
   report << "auto_min_convert_nnz = " << p.auto_min_convert_nnz
          << (convert < 0 ? " (no conversion gains " : " (from here conversions gain ")
          << fit_min_gain << "x on >= " << fit_share_that_must_win * 100 << "% of the "
          << (regular.empty() ? irregular.size() : regular.size())
-         << (regular.empty() ? " irregular matrices by Hybrid)\n" : " regular matrices by ELL)\n");
+         << (regular.empty() ? " irregular matrices by Hybrid" : " regular matrices by ELL")
+         << (regular.empty() ? hybrid_why : ell_why) << ")\n";
   const auto below = [](std::int64_t from) {
     return [from](const AutoSample& s) { return from < 0 || s.nnz < from; };
   };
@@ -215,7 +246,7 @@ inline AutoFit fit_auto(std::vector<AutoSample> samples, const DeviceProfile& ba
     p.auto_hybrid_min_nnz =
         hybrid_from < 0 ? fit_never_nnz : std::max(hybrid_from, p.auto_min_convert_nnz);
     report << "auto_hybrid_min_nnz = " << p.auto_hybrid_min_nnz << " (" << irregular.size()
-           << " irregular matrices"
+           << " irregular matrices" << hybrid_why
            << (hybrid_from >= 0 && hybrid_from < p.auto_min_convert_nnz
                    ? "; Hybrid wins from " + std::to_string(hybrid_from) +
                          ", but no conversion is made below auto_min_convert_nnz"

@@ -64,6 +64,32 @@ TEST(FitAuto, IrregularTiesDoNotHoldBackEll) {
   EXPECT_NEAR(fit.profile.auto_hybrid_speedup, 1.57, 1e-12);
 }
 
+// The H100's second tune (2026-11-27, session 24): Hybrid won on three
+// irregular matrices but tied on the two largest, so no size has 90% wins
+// above it. Mixed evidence keeps the starting profile's threshold, not
+// "never" (which cost auto 1.5x on the circuit and arrow generators of the
+// evaluation set).
+TEST(FitAuto, MixedEvidenceKeepsTheStartingThreshold) {
+  auto base = fake_gpu_profile();
+  base.auto_hybrid_min_nnz = 2500000;
+  const std::vector<AutoSample> s = {
+      sample("regular", 100000, true, 1.3),          sample("rmat:14", 260000, false, 0.64),
+      sample("zipf:40000", 400000, false, 1.066),    sample("arrow:200000", 600000, false, 1.064),
+      sample("rmat:18", 4200000, false, 0.99),       sample("circuit", 5000000, false, 1.57),
+      sample("zipf:1e6", 10000000, false, 1.008)};
+  const auto fit = tuning::fit_auto(s, base);
+  EXPECT_EQ(fit.profile.auto_min_convert_nnz, 100000) << fit.report;
+  EXPECT_EQ(fit.profile.auto_hybrid_min_nnz, 2500000) << fit.report;
+  EXPECT_NE(fit.report.find("mixed: 3 of 6 win"), std::string::npos) << fit.report;
+  // The speedup is measured on the matrices the kept threshold converts.
+  EXPECT_NEAR(fit.profile.auto_hybrid_speedup, std::cbrt(0.99 * 1.57 * 1.008), 1e-12);
+  // Where the start converts nothing, mixed evidence converts nothing either.
+  base.auto_min_convert_nnz = 0;
+  const auto none = tuning::fit_auto({sample("a", 1e5, true, 1.3), sample("b", 2e5, true, 0.9)},
+                                     base);
+  EXPECT_EQ(none.profile.auto_min_convert_nnz, 0) << none.report;
+}
+
 // Hybrid may win below ELL's threshold, but the rules make no conversion
 // there (choose.hpp): auto_hybrid_min_nnz is raised to it, and the report
 // says so.
