@@ -13,13 +13,7 @@
 //  - auto_hybrid_min_nnz: the same over the irregular matrices by Hybrid,
 //    at least auto_min_convert_nnz (none wins: never Hybrid, fit_never_nnz);
 //  - where some of a class win but from no size on enough of them do, its
-//    threshold keeps the starting profile's value (class_threshold).
-//  Each class is fitted on its own samples: fitted over both at once (up to
-//  session 23), irregular matrices that Hybrid does not speed up held back
-//  ELL where it wins. On an H100 (2026-11-27, --batch 20) R-MAT 18 and Zipf
-//  1e6 ran Hybrid at 1.00x CSR, and the joint threshold rose to the largest
-//  training matrix (12e6), above the regular ones that ELL ran 1.09-1.91x
-//  faster from 1.9e5 nonzeros (perf_tests/results/h100/README.md, session 24).
+//    threshold keeps the starting profile's value (class_threshold);
 //  - the speedups: geometric means of CSR time over the format's time on the
 //    matrices the rules then convert; the setups: their medians;
 //  - auto_sellp_max_nnz (rule 0 of choose.hpp): over the regular matrices
@@ -28,6 +22,13 @@
 //    SELL-P, placed halfway (geometric mean) between the last matrix inside
 //    and the next one (0 = the smallest does not win: never SELL-P); its
 //    speedup and setup as above, over the matrices inside.
+//
+// Each class is fitted on its own samples: fitted over both at once (up to
+// session 23), irregular matrices that Hybrid does not speed up held back
+// ELL where it wins. On an H100 (2026-11-27, --batch 20) R-MAT 18 and Zipf
+// 1e6 ran Hybrid at 1.00x CSR, and the joint threshold rose to the largest
+// training matrix (12e6), above the regular ones that ELL ran 1.09-1.91x
+// faster from 1.9e5 nonzeros (perf_tests/results/h100/README.md, session 24).
 #pragma once
 
 #include "choose.hpp"
