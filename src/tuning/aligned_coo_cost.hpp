@@ -78,7 +78,10 @@ inline void validate(const aligned_coo_cost& c) {
 }
 
 namespace detail {
-inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+/// ceil(a / b) for a >= 0, b >= 1, without a + b - 1 (which overflows for
+/// a seg part of up to 2^63 - 1 lanes, aligned_coo:seg_size=...: found by
+/// fuzz/specs_fuzz).
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 }  // namespace detail
 
 /// T(COO_flat) of 004 §IV-D for a COO part of `nnz` entries:

@@ -7,6 +7,7 @@
 #include "fixtures/row_lengths.hpp"
 #include "fixtures/types.hpp"
 
+#include <limits>
 #include <vector>
 
 namespace kobalt::test {
@@ -225,12 +226,18 @@ TYPED_TEST(AlignedCooLayout, StorageLimitIsCheckedFirst) {
   p.max_bytes = needed;
   EXPECT_EQ(to_aligned_coo(csr, p).bytes(), needed);
   // 2^40 lanes: too many for int32 indices; for int64 far more than memory.
+  // 2^63 - 1 lanes, the most a layout can ask for: the same refusals, with
+  // no signed overflow on the way (ceil(nnz / lanes) overflowed; found by
+  // fuzz/specs_fuzz, session 24).
   p.max_bytes = 0;
-  p.seg_size = std::int64_t(1) << 40;
-  if (sizeof(I) == 4) {
-    EXPECT_THROW(to_aligned_coo(csr, p), index_overflow);
-  } else {
-    EXPECT_THROW(to_aligned_coo(csr, p), format_too_large);
+  for (const std::int64_t lanes :
+       {std::int64_t(1) << 40, std::numeric_limits<std::int64_t>::max()}) {
+    p.seg_size = lanes;
+    if (sizeof(I) == 4) {
+      EXPECT_THROW(to_aligned_coo(csr, p), index_overflow) << lanes;
+    } else {
+      EXPECT_THROW(to_aligned_coo(csr, p), format_too_large) << lanes;
+    }
   }
   // The way back checks its own storage.
   const auto a = to_aligned_coo(csr);
