@@ -147,9 +147,7 @@ packed_shape<lane_view_t<PrefixView>> seg_shape_for_lanes(const ExecutionSpace& 
   const std::int64_t nnz = prefix_total(exec, prefix);
   if (nnz == 0) return result;
   const std::int64_t longest = longest_row(exec, prefix);
-  // ceil(nnz / lanes) without nnz + lanes - 1, which overflows for a layout
-  // of up to 2^63 - 1 lanes (aligned_coo:seg_size=..., found by fuzz/specs_fuzz).
-  const std::int64_t even = nnz / lanes + (nnz % lanes != 0 ? 1 : 0);
+  const std::int64_t even = detail::ceil_div(nnz, lanes);
   std::int64_t lo = std::max(longest, even), hi = std::min(nnz, even + longest - 1);
   result.lanes = next_fit(exec, prefix, lo);
   if (result.lanes.lanes <= lanes) {

@@ -32,6 +32,7 @@
 
 #include "../errors.hpp"
 #include "../formats/aligned_coo.hpp"
+#include "../formats/storage_size.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -77,13 +78,6 @@ inline void validate(const aligned_coo_cost& c) {
   if (c.blocks < 0) fail("blocks must be >= 0 (0 = derived), got " + std::to_string(c.blocks));
 }
 
-namespace detail {
-/// ceil(a / b) for a >= 0, b >= 1, without a + b - 1 (which overflows for
-/// a seg part of up to 2^63 - 1 lanes, aligned_coo:seg_size=...: found by
-/// fuzz/specs_fuzz).
-inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
-}  // namespace detail
-
 /// T(COO_flat) of 004 §IV-D for a COO part of `nnz` entries:
 ///   iteration*log2(WARP_SIZE) + (nnz mod WARP_SIZE)
 ///   + blocks*log2(blocksize) + warps*WARP_SCHEDULE_TIME,
@@ -92,11 +86,12 @@ inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a / b + (a
 inline double flat_cost(std::int64_t nnz, const aligned_coo_cost& c) {
   if (nnz <= 0) return 0.0;
   const std::int64_t active = nnz < c.max_threads ? nnz : c.max_threads;
-  const std::int64_t warps = detail::ceil_div(nnz, c.warp_size);
-  const std::int64_t iteration = detail::ceil_div(nnz, active);
+  const std::int64_t warps = kobalt::detail::ceil_div(nnz, c.warp_size);
+  const std::int64_t iteration = kobalt::detail::ceil_div(nnz, active);
   const double thread_cost = std::log2(static_cast<double>(c.warp_size));
   const double serial_cost = static_cast<double>(nnz % c.warp_size);
-  const std::int64_t blocks = c.blocks != 0 ? c.blocks : detail::ceil_div(active, c.block_size);
+  const std::int64_t blocks =
+      c.blocks != 0 ? c.blocks : kobalt::detail::ceil_div(active, c.block_size);
   const double blocks_reduction_cost = std::log2(static_cast<double>(c.block_size));
   return static_cast<double>(iteration) * thread_cost + serial_cost +
          static_cast<double>(blocks) * blocks_reduction_cost +
@@ -124,8 +119,8 @@ inline double seg_cost(std::int64_t seg_size, std::int64_t segments, std::int64_
                        const aligned_coo_cost& c) {
   if (seg_size <= 0 || segments <= 0) return 0.0;
   const std::int64_t active = seg_size < c.max_threads ? seg_size : c.max_threads;
-  const std::int64_t warps = detail::ceil_div(active, c.warp_size);
-  const std::int64_t iteration = detail::ceil_div(seg_size, active);
+  const std::int64_t warps = kobalt::detail::ceil_div(active, c.warp_size);
+  const std::int64_t iteration = kobalt::detail::ceil_div(seg_size, active);
   // In double: seg_size * segments can pass 2^63 for the layouts this rules out.
   const double slots = static_cast<double>(seg_size) * static_cast<double>(segments);
   const double padding = std::max(0.0, slots - static_cast<double>(entries));

@@ -86,12 +86,15 @@ struct AutoFit {
 
 namespace detail {
 
+/// True when the sample's conversion gains fit_min_gain over CSR.
+inline bool conversion_wins(const AutoSample& s) { return s.speedup() >= fit_min_gain; }
+
 /// The smallest nnz of `samples` (sorted by nnz) from which at least
 /// fit_share_that_must_win of the samples at or above it win; -1 if none.
 inline std::int64_t smallest_winning_nnz(const std::vector<AutoSample>& samples) {
   for (std::size_t i = 0; i < samples.size(); ++i) {
     std::size_t wins = 0;
-    for (std::size_t j = i; j < samples.size(); ++j) wins += samples[j].speedup() >= fit_min_gain;
+    for (std::size_t j = i; j < samples.size(); ++j) wins += conversion_wins(samples[j]);
     if (static_cast<double>(wins) >= fit_share_that_must_win * static_cast<double>(samples.size() - i))
       return samples[i].nnz;
   }
@@ -113,9 +116,7 @@ inline std::int64_t smallest_winning_nnz(const std::vector<AutoSample>& samples)
 inline std::int64_t class_threshold(const std::vector<AutoSample>& samples, std::int64_t start,
                                     std::string& why) {
   const std::int64_t from = smallest_winning_nnz(samples);
-  const auto wins = std::count_if(samples.begin(), samples.end(), [](const AutoSample& s) {
-    return s.speedup() >= fit_min_gain;
-  });
+  const auto wins = std::count_if(samples.begin(), samples.end(), conversion_wins);
   if (from >= 0 || wins == 0) return from;
   why = "; mixed: " + std::to_string(wins) + " of " + std::to_string(samples.size()) +
         " win, but from no size on do " + std::to_string(int(fit_share_that_must_win * 100)) +
