@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The automatic handle (issue 16): make_handle(exec, csr, kobalt::automatic{n})
 // analyses the matrix once on the device (tuning::analyze_moments: one
-// reduction over the row lengths; on profiles that convert to SELL-P a
-// second one over the slices, tuning/sellp_fill.hpp), chooses the format
+// reduction over the row lengths, which on profiles that may convert to
+// SELL-P also sums the slices' widths, tuning/sellp_fill.hpp), chooses the format
 // from the statistics, the device profile and the expected number of
 // applies (tuning/choose.hpp), converts once and keeps an SpmvHandle of the
 // chosen format; spmv(exec, handle, alpha, csr, x, beta, y) applies it.
@@ -73,9 +73,9 @@ class AutoHandle {
   /// SELL-P slots per nonzero (tuning::sellp_fill with the profile's
   /// auto_sellp_slice_size), where the choice read it; 0 otherwise.
   double sellp_fill() const { return analysis_.sellp_fill; }
-  /// Seconds the analysis (tuning::analyze_moments: one reduction; the
-  /// SELL-P fill where it is read: a second) and the choice took (host
-  /// clock; the reductions' results reach the host, so their device work is
+  /// Seconds the analysis (tuning::analyze_moments: one reduction, with
+  /// the SELL-P fill where it may be read) and the choice took (host
+  /// clock; the reduction's results reach the host, so their device work is
   /// inside). The conversion and the chosen handle's setup are not: issue 16
   /// asks the two apart.
   double analysis_seconds() const { return analysis_.seconds; }
@@ -119,9 +119,15 @@ class AutoHandle {
     Kokkos::Timer timer;
     // The moments decide the format; only Hybrid's partition needs the
     // row-length distribution, which its conversion computes (build()).
-    Analysis r{tuning::analyze_moments(exec, a), {}, 0, 0};
-    if (tuning::sellp_fill_needed(r.stats, profile))
-      r.sellp_fill = tuning::sellp_fill(exec, a, profile.auto_sellp_slice_size);
+    Analysis r{{}, {}, 0, 0};
+    if (a.nnz() < profile.auto_sellp_max_nnz) {
+      // Rule 0 may read SELL-P's fill: the same reduction reads it.
+      const auto m = tuning::analyze_moments_and_sellp_fill(exec, a, profile.auto_sellp_slice_size);
+      r.stats = m.stats;
+      if (tuning::sellp_fill_needed(r.stats, profile)) r.sellp_fill = m.sellp_fill;
+    } else {
+      r.stats = tuning::analyze_moments(exec, a);
+    }
     r.choice = tuning::choose_format(r.stats, profile, options.expected_applies, r.sellp_fill);
     r.seconds = timer.seconds();
     return r;

@@ -16,10 +16,11 @@
 //    threshold keeps the starting profile's value (class_threshold);
 //  - the speedups: geometric means of CSR time over the format's time on the
 //    matrices the rules then convert; the setups: their medians;
-//  - auto_sellp_max_nnz (rule 0 of choose.hpp): over the regular matrices
-//    that SELL-P pads to at most auto_sellp_max_fill, the largest bound under
-//    which at least fit_share_that_must_win of them gain >= fit_min_gain by
-//    SELL-P, placed halfway (geometric mean) between the last matrix inside
+//  - auto_sellp_max_nnz (rule 0 of choose.hpp), fitted last: over the
+//    regular matrices that SELL-P pads to at most auto_sellp_max_fill, the
+//    largest bound under which at least fit_share_that_must_win of them gain
+//    >= fit_min_gain by SELL-P over what rules 1-2 would run (ELL from
+//    auto_min_convert_nnz, CSR below), placed halfway (geometric mean) between the last matrix inside
 //    and the next one (0 = the smallest does not win: never SELL-P); its
 //    speedup and setup as above, over the matrices inside.
 //
@@ -62,6 +63,13 @@ struct AutoSample {
   double speedup() const { return format_seconds > 0 ? csr_seconds / format_seconds : 0; }
   /// CSR time over SELL-P's; 0 when SELL-P was not measured.
   double sellp_speedup() const { return sellp_seconds > 0 ? csr_seconds / sellp_seconds : 0; }
+  /// SELL-P's gain over what rules 1-2 of choose.hpp run without rule 0:
+  /// ELL from `convert_nnz` nonzeros (auto_min_convert_nnz; 0 = never) where
+  /// ELL was measured, CSR otherwise; 0 when SELL-P was not measured.
+  double sellp_gain(std::int64_t convert_nnz) const {
+    const bool ell = convert_nnz > 0 && nnz >= convert_nnz && format_seconds > 0;
+    return sellp_seconds > 0 ? (ell ? format_seconds : csr_seconds) / sellp_seconds : 0;
+  }
   /// True when rule 0 (choose.hpp) would consider SELL-P for this matrix
   /// and SELL-P was measured.
   bool sellp_candidate() const {
@@ -152,10 +160,14 @@ inline double median_setup(const std::vector<AutoSample>& s) {
 
 /// How many of `samples` (sorted by nnz), from the smallest on, lie inside
 /// the largest prefix that ends in a win and where at least
-/// fit_share_that_must_win of the samples gain >= fit_min_gain by SELL-P;
-/// 0 if none.
-inline std::size_t sellp_winning_prefix(const std::vector<AutoSample>& samples) {
-  const auto wins = [](const AutoSample& s) { return s.sellp_speedup() >= fit_min_gain; };
+/// fit_share_that_must_win of the samples gain >= fit_min_gain by SELL-P
+/// over what the rules would run instead (AutoSample::sellp_gain with
+/// auto_min_convert_nnz = `convert_nnz`); 0 if none.
+inline std::size_t sellp_winning_prefix(const std::vector<AutoSample>& samples,
+                                        std::int64_t convert_nnz) {
+  const auto wins = [convert_nnz](const AutoSample& s) {
+    return s.sellp_gain(convert_nnz) >= fit_min_gain;
+  };
   for (std::size_t n = samples.size(); n > 0; --n) {
     if (!wins(samples[n - 1])) continue;
     const auto end = samples.begin() + static_cast<std::ptrdiff_t>(n);
@@ -165,7 +177,13 @@ inline std::size_t sellp_winning_prefix(const std::vector<AutoSample>& samples) 
   return 0;
 }
 
-/// Rule 0's keys (auto_sellp_*) from the SELL-P candidates among `all`.
+/// Rule 0's keys (auto_sellp_*) from the SELL-P candidates among `all`,
+/// after rules 1-2's thresholds are fitted into `p`: rule 0 fires first, so
+/// SELL-P must beat ELL where the rules would convert to ELL, not only CSR.
+/// Measured against CSR alone, an H100 fit (2026-11-27, --batch 20) took
+/// SELL-P up to 12e6 nonzeros where it only tied ELL on the training set,
+/// and `auto` ran landmark 1.25x slower than ELL (6.9 against 5.5 us,
+/// perf_tests/results/h100/README.md, session 24).
 inline void fit_sellp(const std::vector<AutoSample>& all, DeviceProfile& p,
                       std::ostream& report) {
   std::vector<AutoSample> c;
@@ -178,11 +196,12 @@ inline void fit_sellp(const std::vector<AutoSample>& all, DeviceProfile& p,
   }
   std::sort(c.begin(), c.end(),
             [](const AutoSample& a, const AutoSample& b) { return a.nnz < b.nnz; });
-  const std::size_t n = sellp_winning_prefix(c);
+  const std::size_t n = sellp_winning_prefix(c, p.auto_min_convert_nnz);
   if (n == 0) {
     p.auto_sellp_max_nnz = 0;
-    report << "auto_sellp_max_nnz = 0 (SELL-P gains less than " << fit_min_gain << "x on "
-           << c.front().name << ", the smallest of " << c.size() << " candidates)\n";
+    report << "auto_sellp_max_nnz = 0 (SELL-P gains less than " << fit_min_gain
+           << "x over CSR or ELL on " << c.front().name << ", the smallest of " << c.size()
+           << " candidates)\n";
     return;
   }
   const std::vector<AutoSample> inside(c.begin(), c.begin() + static_cast<std::ptrdiff_t>(n));
@@ -197,7 +216,7 @@ inline void fit_sellp(const std::vector<AutoSample>& all, DeviceProfile& p,
   p.auto_sellp_setup_spmvs =
       median(inside, [](const AutoSample& x) { return x.sellp_setup_spmvs; });
   report << "auto_sellp_max_nnz = " << p.auto_sellp_max_nnz << " (SELL-P gains " << fit_min_gain
-         << "x on >= " << fit_share_that_must_win * 100 << "% of the " << n << " of " << c.size()
+         << "x over CSR, or ELL from auto_min_convert_nnz, on >= " << fit_share_that_must_win * 100 << "% of the " << n << " of " << c.size()
          << " candidates up to " << inside.back().name << ")\nauto_sellp_speedup = "
          << p.auto_sellp_speedup << ", auto_sellp_setup_spmvs = " << p.auto_sellp_setup_spmvs
          << "\n";
@@ -212,7 +231,7 @@ inline AutoFit fit_auto(std::vector<AutoSample> samples, const DeviceProfile& ba
   AutoFit fit{base, ""};
   DeviceProfile& p = fit.profile;
   std::ostringstream report;
-  detail::fit_sellp(samples, p, report);
+  const std::vector<AutoSample> all = samples;  // fit_sellp reads those without a conversion too
   samples.erase(std::remove_if(samples.begin(), samples.end(),
                                [](const AutoSample& s) {
                                  return !(s.format_seconds > 0 && s.csr_seconds > 0);
@@ -222,6 +241,7 @@ inline AutoFit fit_auto(std::vector<AutoSample> samples, const DeviceProfile& ba
             [](const AutoSample& a, const AutoSample& b) { return a.nnz < b.nnz; });
   report << samples.size() << " training matrices with a conversion measured\n";
   if (samples.empty()) {
+    detail::fit_sellp(all, p, report);
     fit.report = report.str();
     return fit;
   }
@@ -272,6 +292,7 @@ inline AutoFit fit_auto(std::vector<AutoSample> samples, const DeviceProfile& ba
            << ", auto_hybrid_setup_spmvs = " << p.auto_hybrid_setup_spmvs << " ("
            << irregular.size() << " irregular matrices)\n";
   }
+  detail::fit_sellp(all, p, report);
   fit.report = report.str();
   return fit;
 }

@@ -5,7 +5,7 @@
 // stored entry on every apply.
 #pragma once
 
-#include "../range.hpp"
+#include "stats.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -13,35 +13,48 @@
 
 namespace kobalt::tuning {
 
+/// A Csr's row moments (analyze_moments) and its SELL-P fill (sellp_fill).
+struct MomentsAndSellpFill {
+  MatrixStats stats;        ///< analyze_moments' statistics (no distribution)
+  double sellp_fill = 0.0;  ///< SELL-P slots per nonzero; 0 without entries
+};
+
+/// analyze_moments and sellp_fill of a Csr in one reduction over its slices
+/// of `slice_size` >= 1 rows, reading row_ptr only: what the automatic handle
+/// reads when its profile may choose SELL-P. One launch and one wait instead
+/// of two: on landmark (1.15e6 nonzeros, H100, 2026-11-26) the two-pass
+/// analysis took 3.4-6.2 back-to-back CSR SpMVs (issue 16 asks < 5), each
+/// pass about a launch floor (14 us on the H200,
+/// perf_tests/results/h200/launch_floor.txt).
+template <class ExecutionSpace, class Matrix>
+MomentsAndSellpFill analyze_moments_and_sellp_fill(const ExecutionSpace& exec, const Matrix& a,
+                                                   std::int64_t slice_size) {
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "kobalt::tuning::analyze_moments_and_sellp_fill: the first argument must be an "
+                "execution space instance");
+  if (slice_size < 1)
+    throw invalid_parameter("kobalt::tuning::sellp_fill: slice_size = " +
+                            std::to_string(slice_size) + " must be >= 1");
+  using view = std::decay_t<decltype(a.row_ptr())>;
+  const auto m = detail::row_moments_by_slice(exec, a.rows(), a.cols(), a.nnz(),
+                                              detail::pointer_row_length<view>{a.row_ptr()},
+                                              slice_size);
+  MomentsAndSellpFill r{m.stats, 0.0};
+  if (a.nnz() > 0)
+    r.sellp_fill = static_cast<double>(m.slice_widths) * static_cast<double>(slice_size) /
+                   static_cast<double>(a.nnz());
+  return r;
+}
+
 /// Slots of `a` as SELL-P with slices of `slice_size` rows, each as wide as
 /// its longest row (t = 1, rows in their order), over its nonzeros: 1 = no
-/// padding; 0 for a matrix without entries. One reduction over the slices,
-/// reading row_ptr only; the same count to_sellp stores (the last slice
-/// padded to slice_size rows; the auto-handle test checks it against
-/// to_sellp). Not to_sellp's own width kernels: those write a view of
-/// widths and sum it in a second launch, and this runs in the automatic
-/// handle's analysis, on the small matrices where a launch and an
-/// allocation are a large part of one SpMV.
+/// padding; 0 for a matrix without entries. The same count to_sellp stores
+/// (the last slice padded to slice_size rows; the auto-handle test checks it
+/// against to_sellp), without to_sellp's width kernels (they write a view of
+/// widths and sum it in a second launch).
 template <class ExecutionSpace, class Matrix>
 double sellp_fill(const ExecutionSpace& exec, const Matrix& a, std::int64_t slice_size) {
-  const std::int64_t rows = a.rows(), b = slice_size;
-  if (a.nnz() == 0 || rows == 0) return 0;
-  const std::int64_t slices = (rows - 1) / b + 1;
-  const auto row_ptr = a.row_ptr();
-  std::int64_t widths = 0;
-  Kokkos::parallel_reduce(
-      "kobalt::tuning::sellp_fill", range_policy<ExecutionSpace>(exec, 0, slices),
-      KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& sum) {
-        const std::int64_t last = (s + 1) * b < rows ? (s + 1) * b : rows;
-        std::int64_t longest = 0;
-        for (std::int64_t i = s * b; i < last; ++i) {
-          const std::int64_t len = static_cast<std::int64_t>(row_ptr(i + 1) - row_ptr(i));
-          longest = len > longest ? len : longest;
-        }
-        sum += longest;
-      },
-      Kokkos::Sum<std::int64_t>(widths));
-  return static_cast<double>(widths) * static_cast<double>(b) / static_cast<double>(a.nnz());
+  return analyze_moments_and_sellp_fill(exec, a, slice_size).sellp_fill;
 }
 
 }  // namespace kobalt::tuning

@@ -151,6 +151,67 @@ void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
 }
 }  // namespace detail
 
+namespace detail {
+/// row_moments, and the sum over slices of `slice` consecutive rows of each
+/// slice's longest row (the last slice may be shorter).
+struct MomentsAndSliceWidths {
+  MatrixStats stats;
+  std::int64_t slice_widths = 0;  ///< sum of the slices' longest rows
+};
+
+/// row_moments with one work item per slice of `slice` >= 1 rows, so that
+/// the same reduction sums the slices' widths: SELL-P's slots per slice row
+/// (tuning/sellp_fill.hpp). slice = 1 is row_moments (the widths are nnz).
+template <class ExecutionSpace, class RowLength>
+MomentsAndSliceWidths row_moments_by_slice(const ExecutionSpace& exec, std::int64_t rows,
+                                           std::int64_t cols, std::int64_t nnz,
+                                           const RowLength& length, std::int64_t slice) {
+  MomentsAndSliceWidths r;
+  MatrixStats& s = r.stats;
+  s.rows = rows;
+  s.cols = cols;
+  s.nnz = nnz;
+  if (s.rows == 0) return r;
+  compat::ScopedRegion region("kobalt::tuning::analyze");
+  // One pass: the mean is nnz / rows before any row is read, so the
+  // extrema, the empty rows, the squares around the mean and the slice
+  // widths share a launch.
+  s.mean_row_nnz = static_cast<double>(s.nnz) / static_cast<double>(s.rows);
+  const double mean = s.mean_row_nnz;
+  const std::int64_t slices = (rows - 1) / slice + 1;  // rows >= 1, no overflow
+  std::int64_t min_len = 0, max_len = 0;
+  std::int64_t empty = 0, widths = 0;
+  double squares = 0.0;
+  Kokkos::parallel_reduce(
+      "kobalt::tuning::analyze::rows", range_policy<ExecutionSpace>(exec, 0, slices),
+      KOKKOS_LAMBDA(const std::int64_t k, std::int64_t& lo, std::int64_t& hi, std::int64_t& e,
+                    double& acc, std::int64_t& w) {
+        const std::int64_t first = k * slice;
+        const std::int64_t last = rows - first > slice ? first + slice : rows;
+        std::int64_t longest = 0;
+        for (std::int64_t i = first; i < last; ++i) {
+          const std::int64_t len = static_cast<std::int64_t>(length(i));
+          if (len < lo) lo = len;
+          if (len > hi) hi = len;
+          if (len == 0) ++e;
+          const double d = static_cast<double>(len) - mean;
+          acc += d * d;
+          longest = len > longest ? len : longest;
+        }
+        w += longest;
+      },
+      Kokkos::Min<std::int64_t>(min_len), Kokkos::Max<std::int64_t>(max_len),
+      Kokkos::Sum<std::int64_t>(empty), Kokkos::Sum<double>(squares),
+      Kokkos::Sum<std::int64_t>(widths));
+  s.min_row_nnz = min_len;
+  s.max_row_nnz = max_len;
+  s.empty_rows = empty;
+  s.variance_row_nnz = squares / static_cast<double>(s.rows);
+  r.slice_widths = widths;
+  return r;
+}
+}  // namespace detail
+
 /// Row moments from a device-callable `length(i)` (entries of row i), on
 /// `exec`, in one reduction: min/max/empty rows and the variance around the
 /// mean (numerically safer than a sum of squares). No row-length
@@ -158,37 +219,7 @@ void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
 template <class ExecutionSpace, class RowLength>
 MatrixStats row_moments(const ExecutionSpace& exec, std::int64_t rows, std::int64_t cols,
                         std::int64_t nnz, const RowLength& length) {
-  MatrixStats s;
-  s.rows = rows;
-  s.cols = cols;
-  s.nnz = nnz;
-  if (s.rows == 0) return s;
-  compat::ScopedRegion region("kobalt::tuning::analyze");
-  // One pass: the mean is nnz / rows before any row is read, so the
-  // extrema, the empty rows and the squares around the mean share a launch.
-  s.mean_row_nnz = static_cast<double>(s.nnz) / static_cast<double>(s.rows);
-  const double mean = s.mean_row_nnz;
-  std::int64_t min_len = 0, max_len = 0;
-  std::int64_t empty = 0;
-  double squares = 0.0;
-  Kokkos::parallel_reduce(
-      "kobalt::tuning::analyze::rows", range_policy<ExecutionSpace>(exec, 0, s.rows),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& lo, std::int64_t& hi, std::int64_t& e,
-                    double& acc) {
-        const std::int64_t len = static_cast<std::int64_t>(length(i));
-        if (len < lo) lo = len;
-        if (len > hi) hi = len;
-        if (len == 0) ++e;
-        const double d = static_cast<double>(len) - mean;
-        acc += d * d;
-      },
-      Kokkos::Min<std::int64_t>(min_len), Kokkos::Max<std::int64_t>(max_len),
-      Kokkos::Sum<std::int64_t>(empty), Kokkos::Sum<double>(squares));
-  s.min_row_nnz = min_len;
-  s.max_row_nnz = max_len;
-  s.empty_rows = empty;
-  s.variance_row_nnz = squares / static_cast<double>(s.rows);
-  return s;
+  return detail::row_moments_by_slice(exec, rows, cols, nnz, length, 1).stats;
 }
 
 /// Row statistics from a device-callable `length(i)`, on `exec`:

@@ -184,6 +184,30 @@ TEST(FitAuto, SellpShareOfWinsAndItsEdges) {
   EXPECT_NE(kept.report.find("auto_sellp_* kept"), std::string::npos) << kept.report;
 }
 
+TEST(FitAuto, SellpMustBeatEllWhereTheRulesConvertToEll) {
+  // Regular samples with ELL and SELL-P measured: ELL gains 1.5x from 5e4
+  // nonzeros (and nothing below), SELL-P 1.2x over CSR at 1e4 and the same
+  // 1.5x as ELL above. Rule 0 fires before ELL's, so SELL-P must stop where
+  // ELL takes over: halfway (geometric) between 1e4 and 5e4.
+  const auto both = [](const std::string& name, std::int64_t nnz, double ell, double sellp) {
+    AutoSample s = sellp_sample(name, nnz, sellp);
+    s.format_seconds = 1e-3 / ell;
+    s.format_setup_spmvs = 10;
+    return s;
+  };
+  const std::vector<AutoSample> tie = {both("small", 10000, 1.0, 1.2), both("m", 50000, 1.5, 1.5),
+                                       both("l", 200000, 1.5, 1.5), both("xl", 1000000, 1.5, 1.5)};
+  const auto fit = tuning::fit_auto(tie, fake_gpu_profile());
+  EXPECT_EQ(fit.profile.auto_min_convert_nnz, 50000) << fit.report;
+  EXPECT_EQ(fit.profile.auto_sellp_max_nnz, 22361) << fit.report;
+  EXPECT_NEAR(fit.profile.auto_sellp_speedup, 1.2, 1e-12);  // over CSR: rule 3's break-even
+  // Where SELL-P gains 1.05x over ELL too, it keeps every candidate.
+  const auto faster = tuning::fit_auto(
+      {both("small", 10000, 1.0, 1.2), both("m", 50000, 1.5, 1.6), both("l", 200000, 1.5, 1.6)},
+      fake_gpu_profile());
+  EXPECT_EQ(faster.profile.auto_sellp_max_nnz, 200001) << faster.report;
+}
+
 TEST(ProfileWriter, RoundTripsEveryKey) {
   tuning::DeviceProfile p = fake_gpu_profile();
   p.bandwidth_gbs = 4123.25;
