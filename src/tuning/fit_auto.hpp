@@ -6,10 +6,11 @@
 //
 // The rules (tuning/choose.hpp) convert a regular matrix to ELL and an
 // irregular one to Hybrid; the fit sets where that pays:
-//  - auto_min_convert_nnz: the smallest nnz from which at least
-//    fit_share_that_must_win of the regular training matrices gain >=
-//    fit_min_gain by ELL (no regular matrix: the same over the irregular
-//    ones by Hybrid; none wins: 0, always Csr);
+//  - auto_min_convert_nnz: where at least fit_share_that_must_win of the
+//    regular training matrices from there on gain >= fit_min_gain by ELL,
+//    halfway (geometric mean) between the smallest such matrix and the next
+//    smaller one (no regular matrix: the same over the irregular ones by
+//    Hybrid; none wins: 0, always Csr);
 //  - auto_hybrid_min_nnz: the same over the irregular matrices by Hybrid,
 //    at least auto_min_convert_nnz (none wins: never Hybrid, fit_never_nnz);
 //  - where some of a class win but from no size on enough of them do, its
@@ -97,19 +98,32 @@ namespace detail {
 /// True when the sample's conversion gains fit_min_gain over CSR.
 inline bool conversion_wins(const AutoSample& s) { return s.speedup() >= fit_min_gain; }
 
-/// The smallest nnz of `samples` (sorted by nnz) from which at least
-/// fit_share_that_must_win of the samples at or above it win; -1 if none.
-inline std::int64_t smallest_winning_nnz(const std::vector<AutoSample>& samples) {
+/// Where a class starts to convert: the smallest sample of `samples`
+/// (sorted by nnz) from which at least fit_share_that_must_win of the
+/// samples at or above it win, placed halfway (geometric mean) between it
+/// and the next smaller sample, as fit_sellp places its upper bound; that
+/// sample's nnz when it is the smallest; -1 if none. At the sample itself
+/// (up to b571b97), a matrix in the gap stayed in CSR however near the win
+/// it lay: the H200's tune (2026-11-27, --batch 20) had Hybrid tie CSR on
+/// rmat:18 (3.9e6 nonzeros, 1.01x) and win from circuit:2000000 (7.0e6,
+/// 1.81x), and `auto` then ran the evaluation's arrow:2000000 (6.0e6) in CSR,
+/// 1.48-1.59x slower than Hybrid (perf_tests/results/h200/README.md,
+/// session 25).
+inline std::int64_t winning_threshold(const std::vector<AutoSample>& samples) {
   for (std::size_t i = 0; i < samples.size(); ++i) {
     std::size_t wins = 0;
     for (std::size_t j = i; j < samples.size(); ++j) wins += conversion_wins(samples[j]);
-    if (static_cast<double>(wins) >= fit_share_that_must_win * static_cast<double>(samples.size() - i))
-      return samples[i].nnz;
+    if (static_cast<double>(wins) < fit_share_that_must_win * static_cast<double>(samples.size() - i))
+      continue;
+    if (i == 0) return samples[0].nnz;
+    const std::int64_t below = samples[i - 1].nnz, from = samples[i].nnz;
+    return std::max<std::int64_t>(
+        below + 1, std::llround(std::sqrt(static_cast<double>(below) * static_cast<double>(from))));
   }
   return -1;
 }
 
-/// smallest_winning_nnz of one class, where its samples are mixed (some
+/// winning_threshold of one class, where its samples are mixed (some
 /// win, but from no size on do fit_share_that_must_win of them) `start`,
 /// the starting profile's threshold, stays. An H100 tune (2026-11-27,
 /// --batch 20) had Hybrid win 1.57x on circuit:2000000,20,50000 and 1.06x on
@@ -123,7 +137,7 @@ inline std::int64_t smallest_winning_nnz(const std::vector<AutoSample>& samples)
 /// goes to `why`.
 inline std::int64_t class_threshold(const std::vector<AutoSample>& samples, std::int64_t start,
                                     std::string& why) {
-  const std::int64_t from = smallest_winning_nnz(samples);
+  const std::int64_t from = winning_threshold(samples);
   const auto wins = std::count_if(samples.begin(), samples.end(), conversion_wins);
   if (from >= 0 || wins == 0) return from;
   why = "; mixed: " + std::to_string(wins) + " of " + std::to_string(samples.size()) +

@@ -35,14 +35,15 @@ TEST(FitAuto, ThresholdsWhereConversionsStartToWin) {
   const auto fit = tuning::fit_auto(s, fake_gpu_profile());
   // Each class on its own samples. Regular (ELL): from 50000 on, 2 of 3 win;
   // from 200000, 2 of 2. Irregular (Hybrid): from 400000, 2 of 3; from 3e6,
-  // 2 of 2.
-  EXPECT_EQ(fit.profile.auto_min_convert_nnz, 200000) << fit.report;
-  EXPECT_EQ(fit.profile.auto_hybrid_min_nnz, 3000000) << fit.report;
+  // 2 of 2. Each threshold lies halfway (geometric mean) between the first
+  // winning sample and the one below it.
+  EXPECT_EQ(fit.profile.auto_min_convert_nnz, 100000) << fit.report;
+  EXPECT_EQ(fit.profile.auto_hybrid_min_nnz, 1095445) << fit.report;  // sqrt(4e5 * 3e6)
   EXPECT_NEAR(fit.profile.auto_ell_speedup, std::sqrt(1.4 * 1.6), 1e-12);
   EXPECT_NEAR(fit.profile.auto_ell_setup_spmvs, 20, 1e-12);  // median of 10 and 30
   EXPECT_NEAR(fit.profile.auto_hybrid_speedup, std::sqrt(1.3 * 1.2), 1e-12);
   EXPECT_NEAR(fit.profile.auto_hybrid_setup_spmvs, 50, 1e-12);  // median of 40 and 60
-  EXPECT_NE(fit.report.find("auto_min_convert_nnz = 200000"), std::string::npos) << fit.report;
+  EXPECT_NE(fit.report.find("auto_min_convert_nnz = 100000"), std::string::npos) << fit.report;
 }
 
 // The H100's training set at --batch 20 (2026-11-27, session 24): ELL won
@@ -59,8 +60,9 @@ TEST(FitAuto, IrregularTiesDoNotHoldBackEll) {
        sample("lap3d:90", 5100000, true, 1.86), sample("zipf:1e6", 10000000, false, 1.01),
        sample("tall", 12000000, true, 1.45), sample("circuit", 40000000, false, 1.57)},
       fake_gpu_profile());
-  EXPECT_EQ(fit.profile.auto_min_convert_nnz, 190000) << fit.report;  // 5 of 5 regular win
-  EXPECT_EQ(fit.profile.auto_hybrid_min_nnz, 40000000) << fit.report;  // only circuit wins
+  // 5 of 5 regular win from 190000 (below: 50000); only circuit (below: 1e7) wins.
+  EXPECT_EQ(fit.profile.auto_min_convert_nnz, 97468) << fit.report;
+  EXPECT_EQ(fit.profile.auto_hybrid_min_nnz, 20000000) << fit.report;
   EXPECT_NEAR(fit.profile.auto_hybrid_speedup, 1.57, 1e-12);
 }
 
@@ -98,10 +100,47 @@ TEST(FitAuto, HybridThresholdNotBelowTheConversionThreshold) {
       {sample("small irregular", 100000, false, 1.3), sample("small regular", 200000, true, 0.9),
        sample("big regular", 2000000, true, 1.5), sample("big irregular", 3000000, false, 1.3)},
       fake_gpu_profile());
-  EXPECT_EQ(fit.profile.auto_min_convert_nnz, 2000000) << fit.report;
-  EXPECT_EQ(fit.profile.auto_hybrid_min_nnz, 2000000) << fit.report;
+  EXPECT_EQ(fit.profile.auto_min_convert_nnz, 632456) << fit.report;  // sqrt(2e5 * 2e6)
+  EXPECT_EQ(fit.profile.auto_hybrid_min_nnz, 632456) << fit.report;
   EXPECT_NE(fit.report.find("Hybrid wins from 100000"), std::string::npos) << fit.report;
   EXPECT_NEAR(fit.profile.auto_hybrid_speedup, 1.3, 1e-12);  // the big irregular one only
+}
+
+// The H200's training set at --batch 20 (2026-11-27, session 25,
+// perf_tests/results/h200/s25/kobalt_tune_h200_s25_progress.txt): CSR and
+// ELL or Hybrid times in us. ELL wins from uniform:100000 (8e5 nonzeros),
+// Hybrid from circuit:2000000 (7.0e6); the thresholds lie halfway to the
+// samples below them (lap2d:300, 4.5e5; rmat:18, 3.9e6), which sends the
+// evaluation's arrow:2000000 (6.0e6, Hybrid 1.55x CSR there) to Hybrid.
+TEST(FitAuto, H200TrainingSetOfSession25) {
+  const auto timed = [](const char* name, std::int64_t nnz, bool regular, double csr_us,
+                        double format_us) {
+    return AutoSample{name, nnz, regular, csr_us * 1e-6, format_us * 1e-6, 20};
+  };
+  const auto fit = tuning::fit_auto(
+      {timed("lap2d:100", 49600, true, 7.6176, 7.524),
+       timed("uniform:20000,8", 160000, true, 7.4792, 7.6224),
+       timed("lap3d:30", 183600, true, 7.3496, 7.6096),
+       timed("rmat:14,16", 228303, false, 8.6104, 14.6744),
+       timed("rmat:15,12", 357602, false, 9.5464, 14.1704),
+       timed("uniform:60000,6", 360000, true, 7.5416, 7.5344),
+       timed("rmat:16,6", 374759, false, 10.32, 13.6704),
+       timed("zipf:40000,10", 400003, false, 14.3104, 14.5128),
+       timed("lap3d:40", 438400, true, 7.4608, 7.6064),
+       timed("lap2d:300", 448800, true, 7.5528, 7.5224),
+       timed("arrow:200000", 599998, false, 14.2944, 14.3704),
+       timed("uniform:100000,8", 800000, true, 11.996, 8.7872),
+       timed("rmat:18,16", 3939336, false, 42.8632, 42.4856),
+       timed("lap3d:90", 5054400, true, 38.7472, 18.3368),
+       timed("stencil27:60", 5639752, true, 43.7816, 18.9048),
+       timed("fem:5000,16,2", 6398464, true, 36.8752, 27.3688),
+       timed("circuit:2000000,20,50000", 6999938, false, 71.5792, 39.5776),
+       timed("uniform:1000000,8", 8000000, true, 91.7536, 63.9872),
+       timed("zipf:1000000,10", 10000013, false, 99.688, 93.872),
+       timed("tall:2000000,200000,6", 12000000, true, 134.776, 93.5296)},
+      fake_gpu_profile());
+  EXPECT_EQ(fit.profile.auto_min_convert_nnz, 599199) << fit.report;  // sqrt(448800 * 800000)
+  EXPECT_EQ(fit.profile.auto_hybrid_min_nnz, 5251201) << fit.report;  // sqrt(3939336 * 6999938)
 }
 
 TEST(FitAuto, NoWinMeansNoConversion) {
@@ -188,7 +227,7 @@ TEST(FitAuto, SellpMustBeatEllWhereTheRulesConvertToEll) {
   // Regular samples with ELL and SELL-P measured: ELL gains 1.5x from 5e4
   // nonzeros (and nothing below), SELL-P 1.2x over CSR at 1e4 and the same
   // 1.5x as ELL above. Rule 0 fires before ELL's, so SELL-P must stop where
-  // ELL takes over: halfway (geometric) between 1e4 and 5e4.
+  // ELL takes over: both halfway (geometric) between 1e4 and 5e4.
   const auto both = [](const std::string& name, std::int64_t nnz, double ell, double sellp) {
     AutoSample s = sellp_sample(name, nnz, sellp);
     s.format_seconds = 1e-3 / ell;
@@ -198,7 +237,7 @@ TEST(FitAuto, SellpMustBeatEllWhereTheRulesConvertToEll) {
   const std::vector<AutoSample> tie = {both("small", 10000, 1.0, 1.2), both("m", 50000, 1.5, 1.5),
                                        both("l", 200000, 1.5, 1.5), both("xl", 1000000, 1.5, 1.5)};
   const auto fit = tuning::fit_auto(tie, fake_gpu_profile());
-  EXPECT_EQ(fit.profile.auto_min_convert_nnz, 50000) << fit.report;
+  EXPECT_EQ(fit.profile.auto_min_convert_nnz, 22361) << fit.report;  // sqrt(1e4 * 5e4)
   EXPECT_EQ(fit.profile.auto_sellp_max_nnz, 22361) << fit.report;
   EXPECT_NEAR(fit.profile.auto_sellp_speedup, 1.2, 1e-12);  // over CSR: rule 3's break-even
   // Where SELL-P gains 1.05x over ELL too, it keeps every candidate.
