@@ -240,7 +240,10 @@ tuning::AutoSample measure(const std::string& name, const Csr<value_t, index_t>&
   s.nnz = csr.nnz();
   s.regular = stats.regular();
   s.csr_seconds = apply_seconds(handle_for(csr, profile), csr, x, y, timing, clock);
-  line = "csr " + std::to_string(s.csr_seconds * 1e6) + " us";
+  // The nonzeros and the class say where the sample sits in the fit (the
+  // thresholds are nonzero counts, one per class).
+  line = std::to_string(s.nnz) + " nonzeros, " + (s.regular ? "regular" : "irregular") +
+         ", csr " + std::to_string(s.csr_seconds * 1e6) + " us";
   const auto timed = [&](const char* format, auto&& convert) -> ConversionTime {
     try {
       const ConversionTime t =
