@@ -21,9 +21,10 @@
 //    regular matrices that SELL-P pads to at most auto_sellp_max_fill, the
 //    largest bound under which at least fit_share_that_must_win of them gain
 //    >= fit_min_gain by SELL-P over what rules 1-2 would run (ELL from
-//    auto_min_convert_nnz, CSR below), placed halfway (geometric mean) between the last matrix inside
-//    and the next one (0 = the smallest does not win: never SELL-P); its
-//    speedup and setup as above, over the matrices inside.
+//    auto_min_convert_nnz, CSR below), placed halfway (geometric mean)
+//    between the last matrix inside and the next one (0 = the smallest does
+//    not win: never SELL-P); its speedup and setup as above, over the
+//    matrices inside.
 //
 // Each class is fitted on its own samples: fitted over both at once (up to
 // session 23), irregular matrices that Hybrid does not speed up held back
@@ -98,6 +99,14 @@ namespace detail {
 /// True when the sample's conversion gains fit_min_gain over CSR.
 inline bool conversion_wins(const AutoSample& s) { return s.speedup() >= fit_min_gain; }
 
+/// A bound between training matrices of `below` < `above` nonzeros: their
+/// geometric mean, and above `below` (the fit's thresholds and the SELL-P
+/// bound lie halfway, on the log scale the sizes span).
+inline std::int64_t nnz_between(std::int64_t below, std::int64_t above) {
+  return std::max<std::int64_t>(
+      below + 1, std::llround(std::sqrt(static_cast<double>(below) * static_cast<double>(above))));
+}
+
 /// Where a class starts to convert: the smallest sample of `samples`
 /// (sorted by nnz) from which at least fit_share_that_must_win of the
 /// samples at or above it win, placed halfway (geometric mean) between it
@@ -113,12 +122,9 @@ inline std::int64_t winning_threshold(const std::vector<AutoSample>& samples) {
   for (std::size_t i = 0; i < samples.size(); ++i) {
     std::size_t wins = 0;
     for (std::size_t j = i; j < samples.size(); ++j) wins += conversion_wins(samples[j]);
-    if (static_cast<double>(wins) < fit_share_that_must_win * static_cast<double>(samples.size() - i))
-      continue;
-    if (i == 0) return samples[0].nnz;
-    const std::int64_t below = samples[i - 1].nnz, from = samples[i].nnz;
-    return std::max<std::int64_t>(
-        below + 1, std::llround(std::sqrt(static_cast<double>(below) * static_cast<double>(from))));
+    const double from_here = static_cast<double>(samples.size() - i);
+    if (static_cast<double>(wins) < fit_share_that_must_win * from_here) continue;
+    return i == 0 ? samples[0].nnz : nnz_between(samples[i - 1].nnz, samples[i].nnz);
   }
   return -1;
 }
@@ -219,18 +225,15 @@ inline void fit_sellp(const std::vector<AutoSample>& all, DeviceProfile& p,
     return;
   }
   const std::vector<AutoSample> inside(c.begin(), c.begin() + static_cast<std::ptrdiff_t>(n));
-  const double last = static_cast<double>(inside.back().nnz);
-  p.auto_sellp_max_nnz =
-      n == c.size() ? inside.back().nnz + 1
-                    : std::max<std::int64_t>(
-                          inside.back().nnz + 1,
-                          std::llround(std::sqrt(last * static_cast<double>(c[n].nnz))));
+  p.auto_sellp_max_nnz = n == c.size() ? inside.back().nnz + 1
+                                        : nnz_between(inside.back().nnz, c[n].nnz);
   p.auto_sellp_speedup =
       geometric_mean(inside, [](const AutoSample& x) { return x.sellp_speedup(); });
   p.auto_sellp_setup_spmvs =
       median(inside, [](const AutoSample& x) { return x.sellp_setup_spmvs; });
   report << "auto_sellp_max_nnz = " << p.auto_sellp_max_nnz << " (SELL-P gains " << fit_min_gain
-         << "x over CSR, or ELL from auto_min_convert_nnz, on >= " << fit_share_that_must_win * 100 << "% of the " << n << " of " << c.size()
+         << "x over CSR, or ELL from auto_min_convert_nnz, on >= "
+         << fit_share_that_must_win * 100 << "% of the " << n << " of " << c.size()
          << " candidates up to " << inside.back().name << ")\nauto_sellp_speedup = "
          << p.auto_sellp_speedup << ", auto_sellp_setup_spmvs = " << p.auto_sellp_setup_spmvs
          << "\n";

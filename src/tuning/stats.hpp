@@ -10,6 +10,7 @@
 #include "../compat.hpp"
 #include "../errors.hpp"
 #include "../formats/row_lengths.hpp"
+#include "../formats/storage_size.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -205,7 +206,7 @@ MomentsAndSliceWidths row_moments_by_slice(const ExecutionSpace& exec, std::int6
         Kokkos::Sum<std::int64_t>(empty), Kokkos::Sum<double>(squares));
     r.slice_widths = nnz;
   } else {
-    const std::int64_t slices = (rows - 1) / slice + 1;  // rows >= 1, no overflow
+    const std::int64_t slices = kobalt::detail::ceil_div(rows, slice);
     std::int64_t widths = 0;
     Kokkos::parallel_reduce(
         "kobalt::tuning::analyze::slices", range_policy<ExecutionSpace>(exec, 0, slices),

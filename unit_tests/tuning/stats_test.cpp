@@ -70,17 +70,8 @@ TYPED_TEST(Stats, MomentsMatchAnalyzeWithoutTheDistribution) {
     const auto a = make_csr(t);
     const auto full = tuning::analyze(a);
     const auto e = to_ell(exec(), a);
-    for (const auto& moments : {tuning::analyze_moments(exec(), a), tuning::analyze_moments(exec(), e)}) {
-      EXPECT_EQ(moments.rows, full.rows) << m.name;
-      EXPECT_EQ(moments.nnz, full.nnz) << m.name;
-      EXPECT_EQ(moments.min_row_nnz, full.min_row_nnz) << m.name;
-      EXPECT_EQ(moments.max_row_nnz, full.max_row_nnz) << m.name;
-      EXPECT_EQ(moments.empty_rows, full.empty_rows) << m.name;
-      EXPECT_EQ(moments.mean_row_nnz, full.mean_row_nnz) << m.name;
-      EXPECT_EQ(moments.variance_row_nnz, full.variance_row_nnz) << m.name;
-      EXPECT_TRUE(moments.row_lengths.empty()) << m.name;
-      EXPECT_TRUE(moments.rows_up_to.empty()) << m.name;
-    }
+    expect_same_moments(tuning::analyze_moments(exec(), a), full, m.name + " (Csr)");
+    expect_same_moments(tuning::analyze_moments(exec(), e), full, m.name + " (Ell)");
   }
 }
 
