@@ -21,8 +21,8 @@ namespace kobalt::tune {
 /// (issue 16, 2026-11-26). Disjoint from the evaluation set of
 /// perf_tests/results (the shared matrices and the suite's large sizes):
 /// lap3d:90, not lap3d:100, which is the shared laplacian7pt_100 (in the
-/// set until 721cdb5; h200.json and h200_host_openmp16.json were fitted
-/// with it).
+/// set until 721cdb5; h200.json was refitted without it in session 25,
+/// h200_host_openmp16.json in session 26).
 inline const std::vector<std::string> default_training = {
     "lap3d:90",    "stencil27:60",       "fem:5000,16,2",           "uniform:1000000,8",
     "tall:2000000,200000,6", "rmat:18,16", "zipf:1000000,10", "circuit:2000000,20,50000",
