@@ -2,8 +2,8 @@
 // DeviceProfile (tuning/profile.hpp): the built-in table for a host, a
 // measured GPU (H200) and an unknown GPU; JSON profile files (every key,
 // every error with its line); profile_of on the host space and through
-// KOBALT_PROFILE; and Q_R read off the statistics (tuning::quantile) against
-// the sorted-copy oracle.
+// KOBALT_PROFILE; the committed profiles/*.json; and Q_R read off the
+// statistics (tuning::quantile) against the sorted-copy oracle.
 #include "fixtures/edge_matrices.hpp"
 #include "fixtures/row_lengths.hpp"
 #include "fixtures/scoped_env.hpp"
@@ -17,8 +17,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace kobalt::test {
@@ -278,6 +280,35 @@ TEST(ProfileFile, MissingFileThrowsWithLineZero) {
     EXPECT_EQ(e.line(), 0);
   }
   EXPECT_EQ(p.source.rfind("built-in", 0), 0u) << "unchanged: " << p.source;
+}
+
+/// The profiles committed in profiles/ (written by kobalt-tune, one key
+/// hand-refitted in h200.json) load on the device they name, lose nothing
+/// (written back, the same text), and are refused on the other device.
+TEST(ProfileFile, CommittedProfilesLoadOnTheirDeviceOnly) {
+  arch::DeviceInfo xeon = host_info();
+  xeon.name = "Intel(R) Xeon(R) Processor";
+  const std::vector<std::pair<std::string, arch::DeviceInfo>> committed = {
+      {"h200.json", gpu_info("NVIDIA H200")}, {"h200_host_openmp16.json", xeon}};
+  for (const auto& [file, device] : committed) {
+    SCOPED_TRACE(file);
+    const std::string path = std::string(KOBALT_PROFILES_DIR) + "/" + file;
+    DeviceProfile p = tuning::builtin_profile(device);
+    ASSERT_NO_THROW(tuning::apply_profile_file(p, path));
+    EXPECT_EQ(p.source, "file: " + path);
+    const TempFile written("");
+    tuning::write_profile_file(p, written.path());
+    const auto text_of = [](const std::string& f) {
+      std::ifstream in(f);
+      std::stringstream s;
+      s << in.rdbuf();
+      return s.str();
+    };
+    EXPECT_EQ(text_of(written.path()), text_of(path));
+    const arch::DeviceInfo other = device.gpu ? xeon : gpu_info("NVIDIA H200");
+    DeviceProfile q = tuning::builtin_profile(other);
+    EXPECT_THROW(tuning::apply_profile_file(q, path), io_error);
+  }
 }
 
 /// Unsets KOBALT_PROFILE for a test and restores what the caller had.
