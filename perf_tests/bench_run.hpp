@@ -185,8 +185,11 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
   View x, y;
   check_storage<typename View::memory_space>(
       "kobalt-bench: x and y",
-      (static_cast<std::uint64_t>(csr.cols()) + static_cast<std::uint64_t>(csr.rows())) *
-          static_cast<std::uint64_t>(k) * sizeof(Value),
+      kobalt::detail::saturating_mul(
+          kobalt::detail::saturating_mul(
+              static_cast<std::uint64_t>(csr.cols()) + static_cast<std::uint64_t>(csr.rows()),
+              static_cast<std::uint64_t>(k)),
+          sizeof(Value)),
       0);
   if constexpr (View::rank == 1) {
     x = View("x", op_cols);

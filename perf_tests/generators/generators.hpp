@@ -88,8 +88,13 @@ Csr<Value, Index, Device> checked_build(const Model& model, const Shape& shape,
 
 /// Device bytes of the sorted samples of `rows` rows with `samples` in all.
 inline std::uint64_t sample_bytes(std::int64_t rows, std::int64_t samples) {
-  return 8 * (static_cast<std::uint64_t>(rows) + 1) +
-         8 * (static_cast<std::uint64_t>(samples) + static_cast<std::uint64_t>(rows) + 1);
+  // Saturating, as every byte count before an allocation: circuit's samples
+  // R L reach 2^62 with rows that fit int32 (see rmat.hpp's count).
+  using kobalt::detail::saturating_add;
+  using kobalt::detail::saturating_mul;
+  const auto r = static_cast<std::uint64_t>(rows) + 1;
+  return saturating_add(saturating_mul(r, 8),
+                        saturating_mul(saturating_add(static_cast<std::uint64_t>(samples), r), 8));
 }
 
 /// Checks the sizes (samples included), draws the model's sorted samples,

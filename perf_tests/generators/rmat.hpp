@@ -149,13 +149,19 @@ Csr<Value, Index, Device> generate_rmat(const spec::rmat& g, const std::string& 
   const std::int64_t rows = std::int64_t(1) << g.scale, edges = g.edge_factor * rows;
   const RmatLevels levels(g);
   // Peak: start + column prefix + base + cols + flags; the Csr gets nnz <= E.
-  const std::uint64_t temp = 8 * static_cast<std::uint64_t>(rows + 1) * 2 +
-                             8 * static_cast<std::uint64_t>(edges + rows + 1) +
-                             sizeof(Index) * static_cast<std::uint64_t>(edges) +
-                             8 * static_cast<std::uint64_t>(edges + 1);
+  // Saturating: E reaches 2^63 (rmat:0,2^62 passes the parser), where 8 E
+  // wrapped to a small count that passed the check, and the arrays of E
+  // entries were allocated at a wrapped size (a heap-buffer-overflow, WRITE
+  // of size 8, found by fuzz/specs_fuzz in session 24, traced in session 26).
+  using kobalt::detail::saturating_add;
+  using kobalt::detail::saturating_mul;
+  const auto e = static_cast<std::uint64_t>(edges), r = static_cast<std::uint64_t>(rows);
+  const std::uint64_t temp = saturating_add(
+      saturating_add(saturating_mul(r + 1, 16), saturating_mul(saturating_add(e, r + 1), 8)),
+      saturating_add(saturating_mul(e, sizeof(Index)), saturating_mul(saturating_add(e, 1), 8)));
   check_generated_size<Value, Index, Device>(what, {rows, rows, 0}, temp, max_bytes);
   check_storage<typename Device::memory_space>(
-      what, temp + static_cast<std::uint64_t>(edges) * (sizeof(Index) + sizeof(Value)), max_bytes);
+      what, saturating_add(temp, saturating_mul(e, sizeof(Index) + sizeof(Value))), max_bytes);
 
   // 1. Rows: E sorted uniforms from E + 1 gaps (dithered as in
   //    SortedSamples), mapped through the row CDF; start(r) = first edge of

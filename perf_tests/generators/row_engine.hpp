@@ -289,9 +289,8 @@ void check_generated_size(const std::string& what, const Shape& s, std::uint64_t
   checked_index<Index>(static_cast<std::uint64_t>(s.cols), (what + ": cols").c_str());
   checked_index<Index>(static_cast<std::uint64_t>(s.nnz), (what + ": nnz").c_str());
   check_storage<typename Device::memory_space>(
-      what,
-      static_cast<std::uint64_t>(s.nnz) * (sizeof(Index) + sizeof(Value)) +
-          (static_cast<std::uint64_t>(s.rows) + 1) * sizeof(Index) + temp_bytes,
+      what, kobalt::detail::saturating_add(kobalt::detail::csr_bytes<Value, Index>(s.rows, s.nnz),
+                                           temp_bytes),
       max_bytes);
 }
 

@@ -107,11 +107,14 @@ struct BlockBand {
 
 /// B^2 (N (2w + 1) - w (w + 1)) with w = min(W, N - 1): block row I couples
 /// to 2w + 1 block columns, minus the ones cut off at both ends. Written
-/// N + w (2N - w - 1) so no intermediate exceeds the total.
+/// N + w (2N - w - 1) so no intermediate exceeds the total; with w = 0 the
+/// total is N, and 2N need not fit (fem:2^62,1,0 overflowed there: UBSan,
+/// fuzz/specs_fuzz's inputs of session 26).
 inline Shape shape_of(const spec::fem& s) {
   const std::int64_t w = s.bandwidth < s.blocks - 1 ? s.bandwidth : s.blocks - 1;
   const std::int64_t rows = s.blocks * s.block_size;
-  return {rows, rows, s.block_size * s.block_size * (s.blocks + w * (2 * s.blocks - w - 1))};
+  const std::int64_t off_diagonal = w == 0 ? 0 : w * (2 * s.blocks - w - 1);
+  return {rows, rows, s.block_size * s.block_size * (s.blocks + off_diagonal)};
 }
 
 /// arrow: row 0 is full, every other row i holds (i, 0) and (i, i).

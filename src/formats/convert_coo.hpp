@@ -9,6 +9,7 @@
 #include "csr.hpp"
 #include "csr_arrays.hpp"
 #include "storage_limit.hpp"
+#include "storage_size.hpp"
 #include "../compat.hpp"
 
 #include <cstdint>
@@ -31,7 +32,8 @@ Coo<Value, Index, Device> to_coo(const ExecutionSpace& space,
   using result_t = Coo<Value, Index, Device>;
   const std::int64_t nnz = a.nnz();
   check_storage<typename Device::memory_space>(
-      "kobalt::to_coo", static_cast<std::uint64_t>(nnz) * (2 * sizeof(Index) + sizeof(Value)),
+      "kobalt::to_coo",
+      detail::saturating_mul(static_cast<std::uint64_t>(nnz), 2 * sizeof(Index) + sizeof(Value)),
       options.max_bytes);
   compat::ScopedRegion region("kobalt::convert<coo>");
   typename result_t::index_view row(compat::uninitialized("kobalt::coo::row"), nnz);

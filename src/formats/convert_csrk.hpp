@@ -10,6 +10,7 @@
 #include "permute_csr.hpp"
 #include "rcm.hpp"
 #include "storage_limit.hpp"
+#include "storage_size.hpp"
 #include "../compat.hpp"
 #include "../errors.hpp"
 
@@ -113,7 +114,9 @@ CsrK<Value, Index, Device> to_csrk(const ExecutionSpace& space, const Csr<Value,
                                       (k == 3 ? static_cast<std::uint64_t>(num_ssr + 1) : 0) +
                                       (rcm ? 2 * static_cast<std::uint64_t>(rows) : 0);
   check_storage<typename Device::memory_space>(
-      "kobalt::to_csrk", a.bytes() + index_entries * sizeof(Index), p.max_bytes);
+      "kobalt::to_csrk",
+      detail::saturating_add(a.bytes(), detail::saturating_mul(index_entries, sizeof(Index))),
+      p.max_bytes);
   compat::ScopedRegion region("kobalt::convert<csrk>");
 
   // "No permutation" and k = 2's ssr_ptr are allocated views of extent 0,

@@ -62,8 +62,9 @@ Hybrid<Value, Index, Device> to_hybrid(const ExecutionSpace& space,
       sizeof(Index) + sizeof(Value));
   check_storage<typename Device::memory_space>(
       "kobalt::to_hybrid",
-      detail::saturating_add(ell_bytes, static_cast<std::uint64_t>(coo_nnz) *
-                                            (2 * sizeof(Index) + sizeof(Value))),
+      detail::saturating_add(ell_bytes,
+                             detail::saturating_mul(static_cast<std::uint64_t>(coo_nnz),
+                                                    2 * sizeof(Index) + sizeof(Value))),
       p.max_bytes);
   typename ell_t::index_view ell_col(compat::uninitialized("kobalt::hybrid::ell_col"), rows * t);
   typename ell_t::value_view ell_val(compat::uninitialized("kobalt::hybrid::ell_val"), rows * t);

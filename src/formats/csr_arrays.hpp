@@ -7,6 +7,7 @@
 #include "../range.hpp"
 #include "csr.hpp"
 #include "storage_limit.hpp"
+#include "storage_size.hpp"
 #include "../compat.hpp"
 
 #include <cstdint>
@@ -57,6 +58,17 @@ typename Csr<Value, Index, Device>::row_ptr_view index_row_ptr(
   }
 }
 
+/// The bytes of a Csr's arrays, saturating (storage_size.hpp): with int64
+/// indices nnz * 16 wraps from 2^60 on, and a wrapped, small count passed
+/// the storage check and left Kokkos to allocate a wrapped size too (found by
+/// fuzz/specs_fuzz's inputs, session 26).
+template <class Value, class Index>
+std::uint64_t csr_bytes(std::int64_t rows, std::int64_t nnz) {
+  return saturating_add(
+      saturating_mul(static_cast<std::uint64_t>(nnz), sizeof(Index) + sizeof(Value)),
+      saturating_mul(static_cast<std::uint64_t>(rows) + 1, sizeof(Index)));
+}
+
 /// The arrays of a Csr under construction: nnz must fit Index and the bytes
 /// must fit `max_bytes` (0 = the device's memory), else index_overflow or
 /// format_too_large is thrown before allocating. row_ptr starts zeroed.
@@ -69,12 +81,10 @@ struct CsrArrays {
   template <class ExecutionSpace>
   static CsrArrays allocate(const ExecutionSpace& exec, std::int64_t rows, std::int64_t nnz,
                             std::uint64_t max_bytes) {
+    checked_index<Index>(static_cast<std::uint64_t>(rows), "kobalt::to_csr: rows");
     checked_index<Index>(static_cast<std::uint64_t>(nnz), "kobalt::to_csr: nnz");
     check_storage<typename Device::memory_space>(
-        "kobalt::to_csr",
-        static_cast<std::uint64_t>(nnz) * (sizeof(Index) + sizeof(Value)) +
-            (static_cast<std::uint64_t>(rows) + 1) * sizeof(Index),
-        max_bytes);
+        "kobalt::to_csr", csr_bytes<Value, Index>(rows, nnz), max_bytes);
     return CsrArrays(exec, rows, nnz);
   }
 

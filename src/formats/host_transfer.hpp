@@ -30,7 +30,8 @@ Coo<Value, Index, Device> make_coo(const ExecutionSpace& exec, const Triplets<Va
   using result_t = Coo<Value, Index, Device>;
   const std::size_t n = t->val.size();
   check_storage<typename Device::memory_space>(
-      "kobalt::make_coo", static_cast<std::uint64_t>(n) * (2 * sizeof(Index) + sizeof(Value)), 0);
+      "kobalt::make_coo",
+      detail::saturating_mul(static_cast<std::uint64_t>(n), 2 * sizeof(Index) + sizeof(Value)), 0);
   typename result_t::index_view row(compat::uninitialized("kobalt::coo::row"), n);
   typename result_t::index_view col(compat::uninitialized("kobalt::coo::col"), n);
   typename result_t::value_view val(compat::uninitialized("kobalt::coo::val"), n);

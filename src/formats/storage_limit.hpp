@@ -29,11 +29,13 @@ std::uint64_t available_bytes() {
 
 /// Throws format_too_large if `needed` bytes exceed `limit` (0 = what
 /// MemorySpace can allocate now). `what` names the allocation for the
-/// message.
+/// message. UINT64_MAX, a saturated count (storage_size.hpp: more bytes
+/// than 64 bits hold), is always too large, also where the memory is
+/// unknown (available_bytes UINT64_MAX).
 template <class MemorySpace>
 void check_storage(const std::string& what, std::uint64_t needed, std::uint64_t limit) {
   const std::uint64_t effective = limit != 0 ? limit : available_bytes<MemorySpace>();
-  if (needed > effective) throw format_too_large(what, needed, effective);
+  if (needed > effective || needed == UINT64_MAX) throw format_too_large(what, needed, effective);
 }
 
 /// Checked narrowing of a count to the index type.

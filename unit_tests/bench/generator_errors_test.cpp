@@ -111,6 +111,28 @@ TEST(GeneratorSpecs, Int32OverflowIsReportedBeforeAllocating) {
   expect_int32_overflow<double>("rmat:31,1", "rows");                 // 2^31 rows
   // nnz = 2^31 exactly does not fit either (the largest int32 is 2^31 - 1).
   expect_int32_overflow<double>("tall:1073741824,2,2", "nnz");
+  // Found by fuzz/specs_fuzz's inputs (session 26): the shape's 2N
+  // overflowed int64 before any check (UBSan) when W = 0.
+  expect_int32_overflow<double>("fem:4611686018427387904,1,0", "rows");
+  EXPECT_THROW((generate<double, std::int64_t>(parse_generator("fem:4611686018427387904,1,0"))),
+               format_too_large);
+}
+
+// Found by fuzz/specs_fuzz (session 24, a heap-buffer-overflow whose input
+// was lost; traced in session 26): R-MAT's 2^62 edges made its byte count
+// wrap to a small number, which passed the storage check, and its arrays of
+// E entries were allocated at a wrapped size and written past. Saturated
+// counts are refused, for every index type and also without a limit.
+TEST(GeneratorSpecs, ByteCountsPast64BitsAreRefusedNotWrapped) {
+  for (const char* spec : {"rmat:0,4611686018427387904", "rmat:1,2305843009213693951"}) {
+    const auto g = parse_generator(spec);
+    EXPECT_THROW((generate<double, std::int32_t>(g, 1u << 20)), format_too_large) << spec;
+    EXPECT_THROW((generate<double, std::int64_t>(g)), format_too_large) << spec;
+  }
+  // circuit's samples R L (2^62 here; int32 refuses its nnz first)
+  EXPECT_THROW((generate<double, std::int64_t>(
+                   parse_generator("circuit:2147483647,2147483647,2147483647"))),
+               format_too_large);
 }
 
 // Found by fuzz/specs_fuzz: the message named the generator twice
