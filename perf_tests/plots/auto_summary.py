@@ -19,6 +19,8 @@ import json
 import math
 import sys
 
+from summary_table import geomean  # this folder: the script's own path
+
 WITHIN = (1.10, 1.5)  # issue 16's two bounds on auto / the best Kobalt format
 ANALYSIS_MIN_NNZ = 1e6  # issue 16: the analysis's bound holds from 1e6 nonzeros
 
@@ -26,10 +28,6 @@ ANALYSIS_MIN_NNZ = 1e6  # issue 16: the analysis's bound holds from 1e6 nonzeros
 def peer_family(fmt):
     """'cusparse:sell' -> 'cusparse', 'kk' -> 'kk'."""
     return fmt.split(":", 1)[0]
-
-
-def geomean(values):
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
 def summarize(data, min_nnz):

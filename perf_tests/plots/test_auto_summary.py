@@ -51,10 +51,15 @@ DOC = {"kobalt_bench": {}, "matrices": [
 ]}
 
 
-def run_main(args):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        rc = su.main(args)
+def run_on(doc, *options):
+    """auto_summary.main on `doc` written to a file: (exit status, stdout, stderr)."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "run.json")
+        with open(path, "w") as fh:
+            json.dump(doc, fh)
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            rc = su.main([path, *options])
     return rc, out.getvalue(), err.getvalue()
 
 
@@ -81,30 +86,21 @@ class Summarize(unittest.TestCase):
 
 class Main(unittest.TestCase):
     def test_text_and_markdown(self):
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "run.json")
-            with open(path, "w") as fh:
-                json.dump(DOC, fh)
-            rc, out, _ = run_main([path])
-            self.assertEqual(rc, 0)
-            self.assertIn("within 1.10x 1 of 3, within 1.5x 2 of 3", out)
-            self.assertIn("mid 1.20x (auto vs csr)", out)
-            rc, out, _ = run_main([path, "--markdown"])
-            self.assertEqual(rc, 0)
-            self.assertEqual(len(out.splitlines()), 3)
-            self.assertIn("| 1 of 3 | 2 of 3 |", out)
+        rc, out, _ = run_on(DOC)
+        self.assertEqual(rc, 0)
+        self.assertIn("within 1.10x 1 of 3, within 1.5x 2 of 3", out)
+        self.assertIn("mid 1.20x (auto vs csr)", out)
+        rc, out, _ = run_on(DOC, "--markdown")
+        self.assertEqual(rc, 0)
+        self.assertEqual(len(out.splitlines()), 3)
+        self.assertIn("| 1 of 3 | 2 of 3 |", out)
 
     def test_file_without_auto_exits_2(self):
         doc = {"kobalt_bench": {}, "matrices": [{"name": "a", "nnz": 9, "results": [
             result("csr", 1.0)]}]}
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "no_auto.json")
-            with open(path, "w") as fh:
-                json.dump(doc, fh)
-            rc, _, err = run_main([path])
-            self.assertEqual(rc, 2)
-            self.assertIn("no matrix with an `auto` result", err)
-
+        rc, _, err = run_on(doc)
+        self.assertEqual(rc, 2)
+        self.assertIn("no matrix with an `auto` result", err)
 
 if __name__ == "__main__":
     unittest.main()
