@@ -103,13 +103,6 @@ struct CsrMergePath {
   }
 };
 
-/// One launch while no run of tiles ending inside one row is longer than
-/// this many warp widths: the finishing warp then reads one part per lane,
-/// as the fixup's one-lane path does; the fixup's whole-team path takes
-/// longer runs (a single warp summing Zipf's runs of ~16,000 tiles made the
-/// fixup take 84 us of 389, H200, 2026-11-23).
-inline constexpr std::int64_t merge_path_one_launch_runs = 1;
-
 /// The row coordinate where diagonal d crosses the merge path of the row
 /// ends `row_ptr(1..rows)` and the nonzeros 0..nnz-1: the number of row ends
 /// consumed within the first d items (a row end goes before the nonzero
@@ -185,7 +178,7 @@ CsrMergePath<typename Device::memory_space, widest_t<Value>> make_csr_merge_path
   p.longest_run = longest;
   arch::with_lane_width(exec, [&](auto width) {
     constexpr int W = decltype(width)::value;
-    if (W == 1 || longest > merge_path_one_launch_runs * W) return;
+    if (W == 1 || longest > tuning::merge_path_one_launch_runs * W) return;
     p.run_first = run_first;
     p.heads = Kokkos::View<widest_t<Value>*, memory_space>(
         compat::uninitialized(exec, "kobalt::tile_heads"),

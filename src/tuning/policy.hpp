@@ -61,13 +61,20 @@ struct SpmvPolicy {
     return s.str();
   }
   /// Prints the kernel, then each launch.
-  /// Prints the kernel, then each launch.
   friend std::ostream& operator<<(std::ostream& os, const SpmvPolicy& p) {
     os << p.kernel;
     for (const auto& l : p.launches) os << " " << l;
     return os;
   }
 };
+
+/// GPU merge_path finishes the rows split between tiles in the tile kernel
+/// (one launch) while no run of tiles ending inside one row is longer than
+/// this many warp widths: the finishing warp then reads one part per lane,
+/// as the fixup's one-lane path does; the fixup's whole-team path (a second
+/// launch) takes longer runs (a single warp summing Zipf's runs of ~16,000
+/// tiles made the fixup take 84 us of 389, H200, 2026-11-23).
+inline constexpr std::int64_t merge_path_one_launch_runs = 1;
 
 /// SELL-P slice sizes the host SIMD kernel is compiled for (one slice = one
 /// vector of 4, 8 or 16 lanes; kernels/sellp_simd.hpp): the selector gives

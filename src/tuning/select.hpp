@@ -458,6 +458,16 @@ inline constexpr int host_tiles_per_thread = 16;
 /// (under 1 us; an estimate, not measured).
 inline constexpr std::int64_t host_min_tile_items = 16384;
 
+/// Whether GPU merge_path runs in one launch for every matrix with these
+/// statistics: a row of L nonzeros is L + 1 merge-path items, so at most
+/// ceil((L + 1) / tile) tiles end inside it.
+inline bool merge_path_in_one_launch(const MatrixStats& stats, const DeviceProfile& profile) {
+  const std::int64_t width = std::max(profile.warp_width, 1);
+  const std::int64_t tile = std::max(profile.merge_path_items, 1) * width;
+  return profile.gpu && width > 1 &&
+         (stats.max_row_nnz + tile) / tile <= merge_path_one_launch_runs * width;
+}
+
 /// CSR merge_path: tiles of merge_path_items items per lane, one tile per
 /// warp of the profile's warp width, team_threads / W warps per team.
 /// Hosts: one thread walks a tile; for a matrix beyond the last-level
@@ -570,6 +580,21 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 //   7.4; timed one call at a time they tie within 0.4 us (above). Lost on
 //   wiki-Vote (893, mean 12.5: a 32-lane subwarp walks 893 entries where
 //   the mean row is 12) 12.2 vs 10.7; 256 lies between 128 and 893.
+// - Below merge_path_nnz the balanced cases take merge_path too where it
+//   runs in one launch (merge_path_in_one_launch: no row spans more than
+//   merge_path_one_launch_runs x W tiles), load_balance otherwise. The 2e5
+//   limit above was measured when merge_path always took two launches;
+//   since session 22 it finishes split rows in the tile kernel. Measured on
+//   the H200 (2026-11-27, fp64/int32, kobalt-bench --batch 20, 70a0750,
+//   perf_tests/results/h200/s27, medians of three rounds): merge_path vs
+//   load_balance wiki-Vote 8.0 vs 9.6 us, ego-Facebook 7.7 vs 8.4,
+//   as-caida 8.1 vs 8.3 (cuSPARSE's best 7.5-8.4 on the three).
+// - Rows longer than classical_row_len (16 steps of a 32-lane subwarp)
+//   take the balanced cases even where the mean fills the subwarp: the
+//   warp with the longest row decides classical's time. Measured on the
+//   H200 (same runs): Groebner_id2003_aug (longest 829, mean 35.0)
+//   classical 10.3 us, merge_path 7.7 (cuSPARSE's best 8.0-10.3); kept
+//   classical at 276 (sparse-images-1024, mean 102: 5.4 vs 7.2).
 // - AMD: 003's 1e8 and 768 ([ext] Ginkgo), not measured here; load_balance.
 /// The limits of csr::automatic's rule (003 Alg. 3) on one kind of device.
 struct CsrAutomaticLimits {
@@ -581,11 +606,12 @@ struct CsrAutomaticLimits {
   std::int64_t fill_basic_row_len;  ///< underfilled subwarps: basic when no row is longer ...
   std::int64_t fill_basic_nnz;      ///< ... and the matrix has fewer nonzeros; 0 = never
   std::int64_t fill_classical_row_len;  ///< underfilled, few nonzeros: classical up to this row
+  std::int64_t classical_row_len;  ///< the balanced cases when a row is longer; 0 = never
 };
 /// The limits for the profile's device: AMD (HIP) or any other.
 inline CsrAutomaticLimits csr_automatic_limits(const DeviceProfile& profile) {
-  if (profile.backend == "HIP") return {100000000, 768, 0, 0, 0.0, 0, 0, 0};
-  return {0, 1024, 200000, 7, 0.75, 20, 1000000, 256};
+  if (profile.backend == "HIP") return {100000000, 768, 0, 0, 0.0, 0, 0, 0, 0};
+  return {0, 1024, 200000, 7, 0.75, 20, 1000000, 256, 512};
 }
 
 /// The kernel csr::automatic runs (003 Alg. 3), with the reason. Statistics
@@ -601,12 +627,18 @@ inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stat
     return {csr::merge_path{},
             "automatic: hosts take merge-path tiles of equal rows + nonzeros (issue 15)"};
   const auto limits = csr_automatic_limits(profile);
-  // 003's load_balance cases: merge_path from limits.merge_path_nnz nonzeros.
+  // 003's load_balance cases: merge_path from limits.merge_path_nnz
+  // nonzeros, and below it where merge_path runs in one launch.
   const auto balanced = [&](std::string why) -> std::pair<csr::strategy, std::string> {
     if (limits.merge_path_nnz > 0 && stats.nnz >= limits.merge_path_nnz)
       return {csr::merge_path{}, why + "; nnz " + std::to_string(stats.nnz) +
                                      " >= " + std::to_string(limits.merge_path_nnz) +
                                      ": merge_path (H200 measurement)"};
+    if (limits.merge_path_nnz > 0 && merge_path_in_one_launch(stats, profile))
+      return {csr::merge_path{}, why + "; nnz " + std::to_string(stats.nnz) + " < " +
+                                     std::to_string(limits.merge_path_nnz) + ", longest row " +
+                                     std::to_string(stats.max_row_nnz) +
+                                     " within merge_path's one launch (H200 measurement)"};
     return {csr::load_balance{}, why};
   };
   if (limits.nnz_limit > 0 && stats.nnz > limits.nnz_limit)
@@ -642,6 +674,11 @@ inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stat
                                     ": classical, one launch (H200 measurement)"};
     return balanced(why.str());
   }
+  if (limits.classical_row_len > 0 && stats.max_row_nnz > limits.classical_row_len)
+    return balanced("automatic: longest row " + std::to_string(stats.max_row_nnz) + " > " +
+                    std::to_string(limits.classical_row_len) +
+                    ": classical's longest subwarp walk (H200 measurement; 003 Alg. 3's "
+                    "classical up to 1024)");
   return {csr::classical{},
           "automatic: " +
               (limits.nnz_limit > 0 ? "nnz " + std::to_string(stats.nnz) + " <= " +

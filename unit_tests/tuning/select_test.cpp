@@ -169,14 +169,16 @@ TEST(SelectCsr, AutomaticOnHostsCutsTilesByTheCache) {
             100);
 }
 
-// 003 Alg. 3 on NVIDIA: a row longer than 1024 takes
-// load_balance, or merge_path from 2e5 nonzeros; basic when no row is
-// longer than 7, classical when the mean row fills >= 3/4 of its subwarp,
-// the balanced cases otherwise, except basic when no row is longer than 20
-// and there are fewer than 1e6 nonzeros, and classical under 2e5 nonzeros
-// with no row longer than 256 (003's 1e6-nonzero limit dropped, basic and
-// the fill added after the H200 measurements in select.hpp); AMD: 1e8
-// nonzeros and 768, load_balance.
+// 003 Alg. 3 on NVIDIA: a row longer than 1024 takes the balanced cases:
+// merge_path from 2e5 nonzeros or where it runs in one launch (no row
+// longer than 8191 for tiles of 256 items: at most 32 tiles end inside
+// it), load_balance otherwise; basic when no row is longer than 7,
+// classical when the mean row fills >= 3/4 of its subwarp and no row is
+// longer than 512, the balanced cases otherwise, except basic when no row
+// is longer than 20 and there are fewer than 1e6 nonzeros, and classical
+// under 2e5 nonzeros with no row longer than 256 (003's 1e6-nonzero limit
+// dropped, basic, the fill and the row limits added after the H200
+// measurements in select.hpp); AMD: 1e8 nonzeros and 768, load_balance.
 TEST(SelectCsr, AutomaticFollows003Alg3) {
   const DeviceProfile gpu = fake_gpu_profile();
   DeviceProfile amd = gpu;
@@ -186,16 +188,21 @@ TEST(SelectCsr, AutomaticFollows003Alg3) {
     std::int64_t rows, longest;
     double mean;
     std::string nvidia, amd;
-  } cases[] = {{1000, 20, 16.0, cl, cl},          {1000, 1024, 30.0, cl, lb},
-               {1000, 1025, 5.0, lb, lb},         {200000, 10, 8.0, cl, cl},
-               {200001, 10, 6.0, cl, cl},         {1000, 769, 30.0, cl, lb},
+  } cases[] = {{1000, 20, 16.0, cl, cl},          {1000, 1024, 30.0, mp, lb},
+               {1000, 1025, 5.0, mp, lb},         {200000, 10, 8.0, cl, cl},
+               {200001, 10, 6.0, cl, cl},         {1000, 769, 30.0, mp, lb},
                {30000000, 10, 8.0, cl, lb},       {30000000, 2000, 5.0, mp, lb},
-               {39999, 2000, 5.0, lb, lb},        {40000, 2000, 5.0, mp, lb},
+               {39999, 2000, 5.0, mp, lb},        {40000, 2000, 5.0, mp, lb},
                {1000, 7, 5.0, ba, cl},            {30000000, 7, 6.9, ba, lb},
                {1000, 8, 6.0, cl, cl},
+               // Under 2e5 nonzeros, merge_path while one launch takes it.
+               {1000, 8191, 5.0, mp, lb},         {1000, 8192, 5.0, lb, lb},
+               {39999, 20000, 5.0, lb, lb},
+               // The mean fills the subwarp: classical up to rows of 512.
+               {1000, 512, 30.0, cl, cl},         {1000, 513, 30.0, mp, cl},
                // The mean fills less than 3/4 of classical's subwarp: 003's
-               // balanced cases (merge_path from 2e5 nonzeros).
-               {1000, 257, 11.9, lb, cl},         {1000, 1024, 23.9, lb, lb},
+               // balanced cases.
+               {1000, 257, 11.9, mp, cl},         {1000, 1024, 23.9, mp, lb},
                {65536, 21, 6.0, mp, cl},          {5000000, 29, 10.0, mp, cl},
                {16000000, 9, 3.25, mp, cl},       {166667, 17, 6.0, mp, cl},
                // ... with no row longer than 20 and under 1e6 nonzeros:
