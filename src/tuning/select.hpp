@@ -588,7 +588,10 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 //   the H200 (2026-11-27, fp64/int32, kobalt-bench --batch 20, 70a0750,
 //   perf_tests/results/h200/s27, medians of three rounds): merge_path vs
 //   load_balance wiki-Vote 8.0 vs 9.6 us, ego-Facebook 7.7 vs 8.4,
-//   as-caida 8.1 vs 8.3 (cuSPARSE's best 7.5-8.4 on the three).
+//   as-caida 8.1 vs 8.3 (cuSPARSE's best 8.1-8.4 on the three); in the
+//   process that ran this rule (s27/rule_s27.txt) also rmat:13,12 7.5 vs
+//   17.0 and circuit:50000,10,2000 7.6 vs 9.0-9.7; ties at 1.5e4-9e4
+//   nonzeros (hangGlider_2, rajat01: 6.8-7.5 vs 6.0-7.5).
 // - Rows longer than classical_row_len (16 steps of a 32-lane subwarp)
 //   take the balanced cases even where the mean fills the subwarp: the
 //   warp with the longest row decides classical's time. Measured on the
