@@ -102,5 +102,6 @@ class Main(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertIn("no matrix with an `auto` result", err)
 
+
 if __name__ == "__main__":
     unittest.main()

@@ -458,16 +458,6 @@ inline constexpr int host_tiles_per_thread = 16;
 /// (under 1 us; an estimate, not measured).
 inline constexpr std::int64_t host_min_tile_items = 16384;
 
-/// Whether GPU merge_path runs in one launch for every matrix with these
-/// statistics: a row of L nonzeros is L + 1 merge-path items, so at most
-/// ceil((L + 1) / tile) tiles end inside it.
-inline bool merge_path_in_one_launch(const MatrixStats& stats, const DeviceProfile& profile) {
-  const std::int64_t width = std::max(profile.warp_width, 1);
-  const std::int64_t tile = std::max(profile.merge_path_items, 1) * width;
-  return profile.gpu && width > 1 &&
-         (stats.max_row_nnz + tile) / tile <= merge_path_one_launch_runs * width;
-}
-
 /// CSR merge_path: tiles of merge_path_items items per lane, one tile per
 /// warp of the profile's warp width, team_threads / W warps per team.
 /// Hosts: one thread walks a tile; for a matrix beyond the last-level
@@ -509,6 +499,17 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                               : "the matrix fits the last-level cache)");
   }
   return detail::policy("csr", "merge_path", {s}, "merge path (Merrill & Garland): " + rule);
+}
+
+/// Whether GPU merge_path runs in one launch for every matrix with these
+/// statistics, with the tiles its selector above gives: a row of L
+/// nonzeros is L + 1 merge-path items, so at most ceil((L + 1) / tile)
+/// tiles end inside it.
+inline bool merge_path_in_one_launch(const MatrixStats& stats, const DeviceProfile& profile) {
+  if (!profile.gpu) return false;
+  const LaunchShape s = select(stats, profile, csr::merge_path{}).launches.at(0);
+  const std::int64_t width = s.vector_length, tile = s.entries_per_thread * width;
+  return width > 1 && (stats.max_row_nnz + tile) / tile <= merge_path_one_launch_runs * width;
 }
 
 // CSR automatic, 003 Alg. 3: load_balance above nnz_limit nonzeros or with
