@@ -143,6 +143,46 @@ TEST(FitAuto, H200TrainingSetOfSession25) {
   EXPECT_EQ(fit.profile.auto_hybrid_min_nnz, 5251201) << fit.report;  // sqrt(3939336 * 6999938)
 }
 
+// The same training set refitted at 3c3652a (2026-11-27, session 28,
+// perf_tests/results/h200/s28/kobalt_tune_h200_s28_progress.txt), on an
+// H200 whose launch floor was 5.5 us instead of 7.5: ELL now gains 1.05x
+// from uniform:60000,6 (3.6e5) on, so 9 of the 10 regular samples from
+// lap3d:30 (1.8e5) on win and the threshold drops to 171,394. Hybrid wins on
+// 3 of 8 irregular samples and from no size on on 90% (zipf:1000000,10 gains
+// 1.04x): the starting profile's threshold stays, and the report says so.
+TEST(FitAuto, H200TrainingSetOfSession28) {
+  const auto timed = [](const char* name, std::int64_t nnz, bool regular, double csr_us,
+                        double format_us) {
+    return AutoSample{name, nnz, regular, csr_us * 1e-6, format_us * 1e-6, 20};
+  };
+  const auto fit = tuning::fit_auto(
+      {timed("lap2d:100", 49600, true, 5.5144, 5.6512),
+       timed("uniform:20000,8", 160000, true, 5.656, 5.564),
+       timed("lap3d:30", 183600, true, 5.5608, 5.556),
+       timed("rmat:14,16", 228303, false, 8.428, 10.4768),
+       timed("rmat:15,12", 357602, false, 9.4608, 10.2168),
+       timed("uniform:60000,6", 360000, true, 7.0304, 5.8176),
+       timed("rmat:16,6", 374759, false, 10.232, 13.5968),
+       timed("zipf:40000,10", 400003, false, 13.8776, 11.256),
+       timed("lap3d:40", 438400, true, 5.8672, 5.5088),
+       timed("lap2d:300", 448800, true, 5.8592, 5.5584),
+       timed("arrow:200000", 599998, false, 14.0408, 12.7648),
+       timed("uniform:100000,8", 800000, true, 11.9616, 8.7328),
+       timed("rmat:18,16", 3939336, false, 43.104, 42.6112),
+       timed("lap3d:90", 5054400, true, 39.1936, 18.3272),
+       timed("stencil27:60", 5639752, true, 43.7784, 18.864),
+       timed("fem:5000,16,2", 6398464, true, 36.8072, 27.2672),
+       timed("circuit:2000000,20,50000", 6999938, false, 71.76, 39.38),
+       timed("uniform:1000000,8", 8000000, true, 91.72, 63.9728),
+       timed("zipf:1000000,10", 10000013, false, 98.552, 94.9488),
+       timed("tall:2000000,200000,6", 12000000, true, 135.442, 94.3472)},
+      fake_gpu_profile());
+  EXPECT_EQ(fit.profile.auto_min_convert_nnz, 171394) << fit.report;  // sqrt(160000 * 183600)
+  EXPECT_EQ(fit.profile.auto_hybrid_min_nnz, fake_gpu_profile().auto_hybrid_min_nnz)
+      << fit.report;
+  EXPECT_NE(fit.report.find("mixed: 3 of 8 win"), std::string::npos) << fit.report;
+}
+
 TEST(FitAuto, NoWinMeansNoConversion) {
   const auto fit = tuning::fit_auto({sample("a", 1e6, true, 1.0), sample("b", 2e6, false, 0.7)},
                                     fake_gpu_profile());
