@@ -53,6 +53,7 @@
 #pragma once
 
 #include "../range.hpp"
+#include "../team_scratch.hpp"
 #include "common.hpp"
 #include "csr_merge_walk.hpp"
 #include "split_rows.hpp"
@@ -263,9 +264,9 @@ struct CsrMergePathFunctor {
     // Aligned for the scalar and the row ends (per_warp keeps it so for
     // every warp): Kokkos aligns scratch to 8 bytes only, too little for
     // complex<double>.
-    char* base = static_cast<char*>(team.team_scratch(scratch_level)
-                                        .get_shmem_aligned(team.team_size() * per_warp,
-                                                           scratch::alignment)) +
+    char* base = static_cast<char*>(team_scratch_aligned(team, scratch_level,
+                                                         team.team_size() * per_warp,
+                                                         scratch::alignment)) +
                  team.team_rank() * per_warp;
     scalar* products = reinterpret_cast<scalar*>(base);
     scalar* row_totals = reinterpret_cast<scalar*>(base + scratch::products_bytes(tile));
