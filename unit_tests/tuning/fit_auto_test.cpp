@@ -26,6 +26,13 @@ AutoSample sample(const std::string& name, std::int64_t nnz, bool regular, doubl
   return AutoSample{name, nnz, regular, 1e-3, 1e-3 / speedup, setup};
 }
 
+/// A sample as kobalt-tune's progress line gives it: CSR's and the
+/// conversion's times in us, setup 20 CSR applies.
+AutoSample timed(const char* name, std::int64_t nnz, bool regular, double csr_us,
+                 double format_us) {
+  return AutoSample{name, nnz, regular, csr_us * 1e-6, format_us * 1e-6, 20};
+}
+
 TEST(FitAuto, ThresholdsWhereConversionsStartToWin) {
   const std::vector<AutoSample> s = {
       sample("tiny regular", 1000, true, 0.8),    sample("small regular", 50000, true, 1.01),
@@ -113,10 +120,6 @@ TEST(FitAuto, HybridThresholdNotBelowTheConversionThreshold) {
 // samples below them (lap2d:300, 4.5e5; rmat:18, 3.9e6), which sends the
 // evaluation's arrow:2000000 (6.0e6, Hybrid 1.55x CSR there) to Hybrid.
 TEST(FitAuto, H200TrainingSetOfSession25) {
-  const auto timed = [](const char* name, std::int64_t nnz, bool regular, double csr_us,
-                        double format_us) {
-    return AutoSample{name, nnz, regular, csr_us * 1e-6, format_us * 1e-6, 20};
-  };
   const auto fit = tuning::fit_auto(
       {timed("lap2d:100", 49600, true, 7.6176, 7.524),
        timed("uniform:20000,8", 160000, true, 7.4792, 7.6224),
@@ -151,10 +154,6 @@ TEST(FitAuto, H200TrainingSetOfSession25) {
 // 3 of 8 irregular samples and from no size on on 90% (zipf:1000000,10 gains
 // 1.04x): the starting profile's threshold stays, and the report says so.
 TEST(FitAuto, H200TrainingSetOfSession28) {
-  const auto timed = [](const char* name, std::int64_t nnz, bool regular, double csr_us,
-                        double format_us) {
-    return AutoSample{name, nnz, regular, csr_us * 1e-6, format_us * 1e-6, 20};
-  };
   const auto fit = tuning::fit_auto(
       {timed("lap2d:100", 49600, true, 5.5144, 5.6512),
        timed("uniform:20000,8", 160000, true, 5.656, 5.564),
