@@ -19,7 +19,6 @@
 // slots in batches (row_reduce.hpp: sum_strided_slots).
 #pragma once
 
-#include "../team_scratch.hpp"
 #include "common.hpp"
 #include "row_reduce.hpp"
 
@@ -82,9 +81,9 @@ struct SlotGroupsFunctor {
     // complex<double> (alignas 16, loaded as one 16-byte word) faulted with
     // cudaErrorMisalignedAddress on the H200 (2026-11-23).
     scalar* partials =
-        t > 1 ? static_cast<scalar*>(team_scratch_aligned(team, scratch_level,
-                                                          scratch_bytes(blocks_per_team, t, b),
-                                                          alignof(scalar)))
+        t > 1 ? static_cast<scalar*>(team.team_scratch(scratch_level)
+                                         .get_shmem_aligned(scratch_bytes(blocks_per_team, t, b),
+                                                            alignof(scalar)))
               : nullptr;
     const std::int64_t units = nblocks * parts;  // (block, part) pairs
     // More units than an int league can count are taken in a grid stride.
