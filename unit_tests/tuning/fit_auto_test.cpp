@@ -148,7 +148,8 @@ TEST(FitAuto, H200TrainingSetOfSession25) {
 
 // The same training set refitted at 3c3652a (2026-11-27, session 28,
 // perf_tests/results/h200/s28/kobalt_tune_h200_s28_progress.txt), on an
-// H200 whose launch floor was 5.5 us instead of 7.5: ELL now gains 1.05x
+// H200 where CSR ran the small regular samples at 5.5-5.9 us (7.3-7.6 in
+// session 25): ELL now gains 1.05x
 // from uniform:60000,6 (3.6e5) on, so 9 of the 10 regular samples from
 // lap3d:30 (1.8e5) on win and the threshold drops to 171,394. Hybrid wins on
 // 3 of 8 irregular samples and from no size on on 90% (zipf:1000000,10 gains
