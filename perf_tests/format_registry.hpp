@@ -15,6 +15,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -60,6 +61,9 @@ struct Operator {
   /// auto: seconds of the analysis and the choice (AutoHandle::analysis_seconds),
   /// a part of the setup; unset for every other format
   std::optional<double> analysis_seconds;
+  /// Kobalt: the handle's update_values on the default instance (a refresh
+  /// of every value copy it holds); unset for peers
+  std::function<void()> update_values;
 };
 
 /// The operation an apply with `mode` really needs for Value: for real
@@ -75,9 +79,10 @@ Mode applied_mode(Mode mode) {
 /// a fixed order, and under `mode` other than N the Csr copy of op(A) that
 /// the handle builds here (SpmvHandle::op_handle), so in setup time.
 template <class Handle, class View>
-void describe_handle(Operator<View>& op, const Handle& handle, const std::string& layout,
-                     Mode mode) {
+void describe_handle(Operator<View>& op, const std::shared_ptr<const Handle>& shared,
+                     const std::string& layout, Mode mode) {
   using exec = typename Handle::execution_space;
+  const Handle& handle = *shared;
   op.bytes = handle.matrix().bytes();
   op.stored = handle.matrix().stored();
   op.strategy = (layout.empty() ? "" : layout + " ") + handle.summary();
@@ -93,10 +98,10 @@ void describe_handle(Operator<View>& op, const Handle& handle, const std::string
     op.reproducible = op_handle.reproducible();
     op.traffic_bytes = op_handle.matrix().bytes();
   }
-  op.copies_x_rows = [handle, applied](int columns) {
+  op.copies_x_rows = [shared, applied](int columns) {
     constexpr auto bytes = static_cast<std::int64_t>(sizeof(typename View::non_const_value_type));
-    return applied == Mode::none ? handle.stages_x_rows(columns, bytes)
-                                 : handle.op_handle(exec(), applied).stages_x_rows(columns, bytes);
+    return applied == Mode::none ? shared->stages_x_rows(columns, bytes)
+                                 : shared->op_handle(exec(), applied).stages_x_rows(columns, bytes);
   };
 }
 
@@ -104,16 +109,16 @@ void describe_handle(Operator<View>& op, const Handle& handle, const std::string
 /// AutoHandle made for `a`), on the default instance; the mode as given
 /// ("C" and "H" too): the library maps them for real values.
 template <class View, class Handle, class Matrix>
-std::function<void(const View&, const View&)> apply_with(const Handle& handle, const Matrix& a,
-                                                         Mode mode) {
+std::function<void(const View&, const View&)> apply_with(const std::shared_ptr<Handle>& handle,
+                                                         const Matrix& a, Mode mode) {
   using exec = typename Handle::execution_space;
   using scalar = typename View::non_const_value_type;
   if (mode == Mode::none)
     return [a, handle](const View& x, const View& y) {
-      kobalt::spmv(exec(), handle, scalar(1), a, x, scalar(0), y);
+      kobalt::spmv(exec(), *handle, scalar(1), a, x, scalar(0), y);
     };
   return [a, handle, name = mode_name(mode)](const View& x, const View& y) {
-    kobalt::spmv(exec(), handle, name, scalar(1), a, x, scalar(0), y);
+    kobalt::spmv(exec(), *handle, name, scalar(1), a, x, scalar(0), y);
   };
 }
 
@@ -129,13 +134,17 @@ Operator<View> wrap(Matrix a, const std::string& layout,
                     bool reproducible, Mode mode = Mode::none) {
   using exec = typename Matrix::execution_space;
   using strategy_type = typename tuning::format_strategy<Matrix>::type;
+  using handle_type = SpmvHandle<Matrix, exec>;
   Operator<View> op;
-  const auto handle =
-      reproducible ? make_handle(exec(), a, strategy.value_or(tuning::reproducible_strategy<strategy_type>()),
+  // Shared by the operator's functions: handles move, they do not copy.
+  const auto handle = std::make_shared<handle_type>(
+      reproducible ? make_handle(exec(), a,
+                                 strategy.value_or(tuning::reproducible_strategy<strategy_type>()),
                                  kobalt::reproducible)
-                   : make_handle(exec(), a, strategy.value_or(strategy_type{}));
-  describe_handle(op, handle, layout, mode);
+                   : make_handle(exec(), a, strategy.value_or(strategy_type{})));
+  describe_handle(op, std::shared_ptr<const handle_type>(handle), layout, mode);
   op.apply = apply_with<View>(handle, a, mode);
+  op.update_values = [handle] { handle->update_values(exec()); };
   return op;
 }
 
@@ -146,13 +155,19 @@ template <class Csr, class View>
 Operator<View> wrap_automatic(Csr a, const automatic& options, Mode mode) {
   using exec = typename Csr::execution_space;
   Operator<View> op;
-  const auto handle = make_handle(exec(), a, options);
-  std::visit([&](const auto& chosen) { describe_handle(op, chosen, "", mode); },
-             handle.handle());
-  op.strategy = std::string(tuning::format_name(handle.choice().format)) + " " + op.strategy;
-  op.rule = "automatic: " + handle.choice().rule + "; " + op.rule;
-  op.analysis_seconds = handle.analysis_seconds();
+  const auto handle = std::make_shared<AutoHandle<Csr, exec>>(make_handle(exec(), a, options));
+  std::visit(
+      [&](const auto& chosen) {
+        // The chosen handle, kept alive by the automatic one it lives in.
+        using chosen_type = std::decay_t<decltype(chosen)>;
+        describe_handle(op, std::shared_ptr<const chosen_type>(handle, &chosen), "", mode);
+      },
+      handle->handle());
+  op.strategy = std::string(tuning::format_name(handle->choice().format)) + " " + op.strategy;
+  op.rule = "automatic: " + handle->choice().rule + "; " + op.rule;
+  op.analysis_seconds = handle->analysis_seconds();
   op.apply = apply_with<View>(handle, a, mode);
+  op.update_values = [handle] { handle->update_values(exec()); };
   return op;
 }
 

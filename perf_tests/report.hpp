@@ -30,6 +30,9 @@ struct ResultRow {
   /// auto only: the analysis and the choice, a part of setup_ms (issue 16
   /// asks them below 5 CSR SpMVs), and the same in CSR SpMVs
   std::optional<double> analysis_ms, analysis_csr_spmvs;
+  /// Kobalt rows: the handle's update_values (the median of repeated
+  /// refreshes), and the same in CSR SpMVs; unset for peers
+  std::optional<double> update_values_ms, update_values_csr_spmvs;
   std::uint64_t storage_bytes = 0;
   std::int64_t stored_entries = 0;
   std::optional<double> time_ms_median, time_ms_min;
@@ -153,6 +156,8 @@ inline void write_json(std::ostream& os, const RunInfo& run, const std::vector<M
          << ", \"setup_csr_spmvs\": " << number(r.setup_csr_spmvs)
          << ", \"analysis_ms\": " << number(r.analysis_ms)
          << ", \"analysis_csr_spmvs\": " << number(r.analysis_csr_spmvs)
+         << ", \"update_values_ms\": " << number(r.update_values_ms)
+         << ", \"update_values_csr_spmvs\": " << number(r.update_values_csr_spmvs)
          << ", \"storage_bytes\": " << r.storage_bytes
          << ", \"stored_entries\": " << r.stored_entries
          << ", \"time_ms_median\": " << number(r.time_ms_median)

@@ -11,6 +11,7 @@
 #include "../formats/convert_ell.hpp"
 #include "../formats/convert_hybrid.hpp"
 #include "../formats/convert_sellp.hpp"
+#include "../formats/value_map.hpp"
 #include "../tuning/choose.hpp"
 #include "../tuning/sellp_fill.hpp"
 #include "handle.hpp"
@@ -34,6 +35,12 @@ struct automatic {
 /// A handle that chose its format: a Csr kept as it is, or converted once
 /// to Ell, Hybrid or Sellp, each applied through its own SpmvHandle. Sharing and
 /// ordering of applies are those of the chosen handle (SpmvHandle).
+///
+/// Values: a converted format is a snapshot of the Csr's values at setup;
+/// after the Csr's values change (same structure), update_values(exec)
+/// writes them into the copy through the map the conversion kept (one
+/// gather per value array, no new analysis, choice or conversion). A Csr
+/// kept as it is is read at every apply. Moved, not copied (SpmvHandle).
 template <class CsrMatrix, class ExecutionSpace = typename CsrMatrix::execution_space>
 class AutoHandle {
  public:
@@ -50,6 +57,16 @@ class AutoHandle {
                                    SpmvHandle<ell_type, ExecutionSpace>,
                                    SpmvHandle<hybrid_type, ExecutionSpace>,
                                    SpmvHandle<sellp_type, ExecutionSpace>>;
+  /// Slot numbers wide enough for the Csr's nnz (its offset type may be
+  /// wider than its column indices).
+  using map_index_type =
+      std::conditional_t<(sizeof(typename CsrMatrix::offset_type) > sizeof(index_type)),
+                         std::int64_t, index_type>;
+  /// Where each value of the converted copy comes from in the Csr.
+  using map_type = ValueMap<value_type, map_index_type, device_type>;
+
+  /// An empty handle (empty() is true), to be assigned a made one.
+  AutoHandle() = default;
 
   /// Analyses `a` on `exec`, chooses (tuning::choose_format with the cached
   /// device profile) and converts.
@@ -59,9 +76,51 @@ class AutoHandle {
   /// Same with an explicit device profile.
   AutoHandle(const ExecutionSpace& exec, const CsrMatrix& a, const automatic& options,
              const tuning::DeviceProfile& profile)
-      : matrix_(a),
-        analysis_(analyse(exec, a, checked(options), profile)),
-        handle_(build(exec, a, profile)) {}
+      : matrix_(a), analysis_(analyse(exec, a, checked(options), profile)) {
+    build(exec, a, profile);
+  }
+
+  /// True for a default-constructed or moved-from handle.
+  bool empty() const {
+    return std::visit([](const auto& h) { return h.empty(); }, handle_);
+  }
+
+  /// Writes the Csr's current values into what the handle holds: the
+  /// converted copy (one gather per value array through the kept map) and
+  /// the chosen handle's op(A) copies (SpmvHandle::update_values), on
+  /// `exec`. The structure, the statistics and the choice stay as they
+  /// were. Does nothing where the Csr is applied as it is and no op(A) copy
+  /// exists (holds_value_copy() false).
+  void update_values(const ExecutionSpace& exec) {
+    if (empty())
+      throw invalid_parameter("kobalt::AutoHandle::update_values: the handle is empty "
+                              "(default-constructed or moved from)");
+    if (!map_.empty()) map_.gather(exec, detail::value_arrays(matrix_));
+    std::visit([&](auto& h) { h.update_values(exec); }, handle_);
+  }
+  /// The same after switching to the values of `a`: a Csr with this
+  /// handle's row pointer and column arrays (the same storage) whose values
+  /// may live elsewhere; later applies take `a`. Throws invalid_parameter
+  /// for another structure.
+  void update_values(const ExecutionSpace& exec, const CsrMatrix& a) {
+    if (empty())
+      throw invalid_parameter("kobalt::AutoHandle::update_values: the handle is empty "
+                              "(default-constructed or moved from)");
+    detail::check_same_structure(matrix_, a, "kobalt::AutoHandle::update_values");
+    matrix_ = a;
+    if (auto* kept = std::get_if<SpmvHandle<CsrMatrix, ExecutionSpace>>(&handle_))
+      kept->update_values(exec, a);
+    else
+      update_values(exec);
+  }
+  /// True when the handle holds values of its own (a converted copy or
+  /// op(A) copies), which update_values refreshes.
+  bool holds_value_copy() const {
+    return !map_.empty() ||
+           std::visit([](const auto& h) { return h.holds_value_copy(); }, handle_);
+  }
+  /// Device bytes of the map that refreshes the converted copy (0 without one).
+  std::uint64_t value_map_bytes() const { return map_.bytes(); }
 
   /// The Csr the handle was made for (shared, not copied).
   const CsrMatrix& matrix() const { return matrix_; }
@@ -102,7 +161,13 @@ class AutoHandle {
   }
   /// What was chosen and why, then the chosen handle's describe().
   std::string describe() const {
-    return "automatic: " + analysis_.choice.rule + "; " +
+    if (empty()) return "empty handle (default-constructed or moved from)";
+    const std::string values =
+        map_.empty() ? std::string("the Csr is applied as it is")
+                     : std::string("the ") + tuning::format_name(analysis_.choice.format) +
+                           " holds a copy of the Csr's values as of setup or the last "
+                           "update_values";
+    return "automatic: " + analysis_.choice.rule + "; " + values + "; " +
            std::visit([](const auto& h) { return h.describe(); }, handle_);
   }
 
@@ -139,38 +204,49 @@ class AutoHandle {
     return options;
   }
 
-  handle_type build(const ExecutionSpace& exec, const CsrMatrix& a,
-                    const tuning::DeviceProfile& profile) const {
+  /// Converts `a` to the chosen format, keeping the map that refreshes the
+  /// copy's values, and makes the handle that applies it.
+  void build(const ExecutionSpace& exec, const CsrMatrix& a, const tuning::DeviceProfile& profile) {
     switch (analysis_.choice.format) {
       case tuning::auto_format::ell: {
-        const ell_type e = to_ell(exec, a, ell_params{});
+        auto c = map_type::convert(
+            exec, a, [](const auto& e, const auto& m) { return to_ell(e, m, ell_params{}); });
         // The row statistics are the Csr's: ELL stores the same rows.
-        return SpmvHandle<ell_type, ExecutionSpace>(exec, e, {}, profile, analysis_.stats);
+        handle_ = SpmvHandle<ell_type, ExecutionSpace>(exec, c.matrix, {}, profile, analysis_.stats);
+        map_ = std::move(c.map);
+        return;
       }
       case tuning::auto_format::hybrid: {
         // The partition reads the row-length distribution (000 eq. 5-6),
         // which the choice did not need; the Hybrid stores the Csr's rows,
         // so its handle takes the same statistics instead of a second pass.
         const tuning::MatrixStats full = tuning::analyze(exec, a);
-        const hybrid_type h = to_hybrid(
-            exec, a, tuning::select<value_type, index_type>(full, profile, hybrid::automatic{}));
-        return SpmvHandle<hybrid_type, ExecutionSpace>(exec, h, {}, profile, full);
+        const auto layout = tuning::select<value_type, index_type>(full, profile, hybrid::automatic{});
+        auto c = map_type::convert(
+            exec, a, [&layout](const auto& e, const auto& m) { return to_hybrid(e, m, layout); });
+        handle_ = SpmvHandle<hybrid_type, ExecutionSpace>(exec, c.matrix, {}, profile, full);
+        map_ = std::move(c.map);
+        return;
       }
       case tuning::auto_format::sellp: {
         sellp_params p;
         p.slice_size = profile.auto_sellp_slice_size;  // t = 1, rows in their order
-        const sellp_type s = to_sellp(exec, a, p);
-        return SpmvHandle<sellp_type, ExecutionSpace>(exec, s, {}, profile, analysis_.stats);
+        auto c = map_type::convert(
+            exec, a, [&p](const auto& e, const auto& m) { return to_sellp(e, m, p); });
+        handle_ = SpmvHandle<sellp_type, ExecutionSpace>(exec, c.matrix, {}, profile, analysis_.stats);
+        map_ = std::move(c.map);
+        return;
       }
       default:
-        return SpmvHandle<CsrMatrix, ExecutionSpace>(exec, a, csr::automatic{}, profile,
-                                                     analysis_.stats);
+        handle_ = SpmvHandle<CsrMatrix, ExecutionSpace>(exec, a, csr::automatic{}, profile,
+                                                        analysis_.stats);
     }
   }
 
   CsrMatrix matrix_;
-  Analysis analysis_;
+  Analysis analysis_{};
   handle_type handle_;
+  map_type map_;
 };
 
 /// make_handle(exec, csr, kobalt::automatic{n}): the automatic handle.
@@ -190,7 +266,7 @@ template <class ExecutionSpace, class CsrMatrix, class HandleSpace, class XView,
 void spmv(const ExecutionSpace& exec, const AutoHandle<CsrMatrix, HandleSpace>& handle,
           typename YView::const_value_type alpha, const CsrMatrix& a, const XView& x,
           typename YView::const_value_type beta, const YView& y) {
-  detail::check_handle_matrix(handle.matrix(), a);
+  detail::check_handle(handle, a);
   std::visit([&](const auto& h) { spmv(exec, h, alpha, h.matrix(), x, beta, y); },
              handle.handle());
 }
@@ -201,7 +277,7 @@ template <class ExecutionSpace, class CsrMatrix, class HandleSpace, class XView,
 void spmv(const ExecutionSpace& exec, const AutoHandle<CsrMatrix, HandleSpace>& handle,
           const char mode[], typename YView::const_value_type alpha, const CsrMatrix& a,
           const XView& x, typename YView::const_value_type beta, const YView& y) {
-  detail::check_handle_matrix(handle.matrix(), a);
+  detail::check_handle(handle, a);
   std::visit([&](const auto& h) { spmv(exec, h, mode, alpha, h.matrix(), x, beta, y); },
              handle.handle());
 }

@@ -8,7 +8,9 @@
 #include "../compat.hpp"
 #include "../errors.hpp"
 #include "../formats/convert_op.hpp"
+#include "../formats/format_arrays.hpp"
 #include "../formats/mode.hpp"
+#include "../formats/value_map.hpp"
 #include "../kernels/x_rows.hpp"
 #include "../scalar.hpp"
 #include "../tuning/policy.hpp"
@@ -28,12 +30,68 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace kobalt {
+
+namespace detail {
+/// Throws invalid_parameter unless `a` has `held`'s shape, its structure
+/// arrays (the same storage: pointers and lengths, no pass over them) and
+/// value arrays of the same lengths.
+template <class Matrix>
+void check_same_structure(const Matrix& held, const Matrix& a, const std::string& who) {
+  const auto hv = value_arrays(held), av = value_arrays(a);
+  bool same = held.rows() == a.rows() && held.cols() == a.cols() &&
+              structure_arrays(held) == structure_arrays(a);
+  for (std::size_t i = 0; i < hv.size(); ++i) same = same && hv[i].extent(0) == av[i].extent(0);
+  if (!same)
+    throw invalid_parameter(who + ": the handle was built for another matrix (" +
+                            std::to_string(held.rows()) + " x " + std::to_string(held.cols()) +
+                            ", " + std::to_string(held.nnz()) +
+                            " entries): its structure arrays must be the handle's own");
+}
+
+/// The handle applies the matrix it holds, so `a` must be that matrix or a
+/// copy sharing every array (values included); anything else would give
+/// another product silently.
+template <class Matrix>
+void check_handle_matrix(const Matrix& held, const Matrix& a) {
+  check_same_structure(held, a, "kobalt::spmv");
+  const auto hv = value_arrays(held), av = value_arrays(a);
+  for (std::size_t i = 0; i < hv.size(); ++i)
+    if (hv[i].data() != av[i].data())
+      throw invalid_parameter(
+          "kobalt::spmv: the matrix's values live in other storage than the handle's; "
+          "switch the handle to them with update_values(exec, a)");
+}
+
+/// Throws invalid_parameter for an empty handle (default-constructed or
+/// moved from), then checks `a` as check_handle_matrix does.
+template <class Handle>
+void check_handle(const Handle& handle, const typename Handle::matrix_type& a) {
+  if (handle.empty())
+    throw invalid_parameter("kobalt::spmv: the handle is empty (default-constructed or moved "
+                            "from); make it with make_handle");
+  check_handle_matrix(handle.matrix(), a);
+}
+}  // namespace detail
 
 /// Setup of y = alpha*A*x + beta*y for one matrix on one kind of execution
 /// space: statistics, profile, strategy, policy and workspace, reused by
 /// every spmv(exec, handle, ...).
+///
+/// Values: the handle shares the matrix's arrays (Views, not copies), so an
+/// apply in mode N reads the values the matrix holds at that moment. The
+/// copies it makes are snapshots: op(A) for the modes T, C and H holds A's
+/// values as of its first apply in that mode, until update_values(exec)
+/// writes the current ones into it (one gather, no new analysis). The
+/// structure (row pointers, columns, shape) is fixed at setup: another
+/// structure needs another handle, and spmv refuses a matrix whose arrays
+/// are not the handle's.
+///
+/// Ownership: a handle is moved, not copied (as KokkosSparse's SPMVHandle):
+/// it owns its workspace and op(A) copies. A default-constructed or
+/// moved-from handle is empty(); applying it is an invalid_parameter.
 ///
 /// Sharing: apply (spmv with the handle) never changes the handle, except
 /// that the first apply in mode T, C or H builds op(A) once (op_handle(),
@@ -47,7 +105,8 @@ namespace kobalt {
 /// ALIGNED_COO seg_then_flat only reads its workspace (the rows outside its
 /// seg part), so its applies may overlap. Rank-2 applies that gather x from
 /// a row-major copy (stages_x_rows()) keep the copy in the handle too:
-/// they must be ordered the same way.
+/// they must be ordered the same way. update_values runs on its `exec` and
+/// must be ordered with the applies that read the copies.
 template <class Matrix, class ExecutionSpace = typename Matrix::execution_space>
 class SpmvHandle {
  public:
@@ -62,6 +121,18 @@ class SpmvHandle {
                              typename Matrix::device_type>;
   /// The handle that applies op(A) (op_handle()).
   using op_handle_type = SpmvHandle<op_matrix_type, ExecutionSpace>;
+
+  /// An empty handle (empty() is true), to be assigned a made one: solver
+  /// classes hold a handle as a member before they see the matrix.
+  SpmvHandle() = default;
+  /// Takes `other`'s setup, workspace and copies; `other` is left empty().
+  SpmvHandle(SpmvHandle&& other) noexcept = default;
+  /// Takes `other`'s setup, workspace and copies; `other` is left empty().
+  SpmvHandle& operator=(SpmvHandle&& other) noexcept = default;
+  /// Not copyable: a copy would share the workspace and the op(A) copies,
+  /// and applies through the two would race on them.
+  SpmvHandle(const SpmvHandle&) = delete;
+  SpmvHandle& operator=(const SpmvHandle&) = delete;
 
   /// Analyses `a` on `exec` (tuning::analyze), reads the device profile
   /// (tuning::profile_of), and resolves `strategy` (default: the format's
@@ -117,6 +188,9 @@ class SpmvHandle {
                    profile, stats,
                    tuning::one_part_per_row(detail::policy_for(stats, profile, a, strategy))) {}
 
+  /// True for a default-constructed or moved-from handle, which applies
+  /// nothing.
+  bool empty() const { return !made_.value; }
   /// The matrix the handle was made for (shared, not copied).
   const Matrix& matrix() const { return matrix_; }
   /// The strategy that runs (csr::automatic resolved to a concrete kernel).
@@ -145,6 +219,7 @@ class SpmvHandle {
   /// Device bytes held for the row-major copy of x: 0 until the first
   /// apply that makes one, then the largest copy made so far.
   std::size_t x_rows_bytes() const {
+    if (!x_rows_) return 0;
     const std::lock_guard<std::mutex> lock(x_rows_->mutex);
     return x_rows_->storage.extent(0);
   }
@@ -180,25 +255,67 @@ class SpmvHandle {
     if (mode == Mode::none || (!is_complex_v<typename Matrix::value_type> && mode == Mode::conjugate))
       throw invalid_parameter(std::string("kobalt::SpmvHandle::op_handle: mode ") +
                               mode_name(mode) + " applies the matrix itself; use spmv without a mode");
+    check_made("kobalt::SpmvHandle::op_handle");
     const std::lock_guard<std::mutex> lock(ops_->mutex);
-    auto& slot = ops_->handles[static_cast<int>(mode) - 1];
-    if (!slot) {
-      const op_matrix_type op = to_csr(exec, matrix_, mode);
-      slot = reproducible()
-                 ? std::make_unique<op_handle_type>(exec, op, op_strategy_, profile_,
-                                                    reproducible_t{})
-                 : std::make_unique<op_handle_type>(exec, op, op_strategy_, profile_);
+    auto& slot = ops_->copies[static_cast<int>(mode) - 1];
+    if (!slot.handle) {
+      // The copy keeps a map of where each value came from (update_values).
+      auto copy = op_map_type::convert(
+          exec, matrix_, [mode](const auto& e, const auto& m) { return to_csr(e, m, mode); },
+          conjugates(mode) && is_complex_v<typename Matrix::value_type>);
+      slot.handle = reproducible() ? std::make_unique<op_handle_type>(
+                                         exec, copy.matrix, op_strategy_, profile_,
+                                         reproducible_t{})
+                                   : std::make_unique<op_handle_type>(exec, copy.matrix,
+                                                                      op_strategy_, profile_);
+      slot.map = std::move(copy.map);
     }
-    return *slot;
+    return *slot.handle;
+  }
+
+  /// Writes the matrix's current values into every copy the handle holds
+  /// (the op(A) copies built so far), on `exec`: one gather per copy through
+  /// the map its conversion kept, no new analysis or choice. A handle that
+  /// holds no copy (holds_value_copy() false) reads the matrix at every
+  /// apply and does nothing here.
+  void update_values(const ExecutionSpace& exec) {
+    check_made("kobalt::SpmvHandle::update_values");
+    const std::lock_guard<std::mutex> lock(ops_->mutex);
+    for (auto& slot : ops_->copies)
+      if (slot.handle) {
+        slot.map.gather(exec, detail::value_arrays(matrix_));
+        slot.handle->update_values(exec);
+      }
+  }
+  /// The same after switching to the values of `a`: a matrix with this
+  /// handle's structure (the same row pointer and column arrays, not equal
+  /// copies of them) whose values may live in other storage; later applies
+  /// take `a`. Throws invalid_parameter for another structure.
+  void update_values(const ExecutionSpace& exec, const Matrix& a) {
+    check_made("kobalt::SpmvHandle::update_values");
+    detail::check_same_structure(matrix_, a, "kobalt::SpmvHandle::update_values");
+    matrix_ = a;
+    update_values(exec);
+  }
+  /// True when the handle holds values of its own (op(A) copies), which
+  /// update_values refreshes; false when every apply reads the matrix.
+  bool holds_value_copy() const {
+    if (!ops_) return false;
+    const std::lock_guard<std::mutex> lock(ops_->mutex);
+    for (const auto& slot : ops_->copies)
+      if (slot.handle) return true;
+    return false;
   }
 
   /// Device bytes of the op(A) copies built so far (op_handle()), with
   /// their workspace.
   std::uint64_t op_bytes() const {
+    if (!ops_) return 0;
     const std::lock_guard<std::mutex> lock(ops_->mutex);
     std::uint64_t bytes = 0;
-    for (const auto& h : ops_->handles)
-      if (h) bytes += h->matrix().bytes() + h->workspace_bytes();
+    for (const auto& slot : ops_->copies)
+      if (slot.handle)
+        bytes += slot.handle->matrix().bytes() + slot.handle->workspace_bytes() + slot.map.bytes();
     return bytes;
   }
 
@@ -217,6 +334,7 @@ class SpmvHandle {
   /// What was chosen and why: format, kernel, launches, the rule that fired,
   /// the statistics it read and the device profile.
   std::string describe() const {
+    if (empty()) return "empty handle (default-constructed or moved from)";
     std::ostringstream os;
     os << tuning::format_strategy<Matrix>::format << " " << policy_ << "; rule: " << policy_.rule
        << "; stats: rows=" << stats_.rows << " nnz=" << stats_.nnz
@@ -226,17 +344,27 @@ class SpmvHandle {
                           : "; summation: atomics (the last bits may change from run to run)");
     if (workspace_bytes() > 0) os << "; workspace " << workspace_bytes() << " bytes";
     if (x_rows_bytes() > 0) os << "; row-major copy of x " << x_rows_bytes() << " bytes";
+    os << "; values: read from the matrix at every apply";
     {
       const std::lock_guard<std::mutex> lock(ops_->mutex);
       for (int m = 0; m < 3; ++m)
-        if (const auto& h = ops_->handles[m])
+        if (const auto& h = ops_->copies[m].handle)
           os << "; mode " << mode_name(static_cast<Mode>(m + 1)) << ": Csr copy of "
-             << h->matrix().bytes() << " bytes, " << h->summary();
+             << h->matrix().bytes() << " bytes (values as of its setup or the last "
+             << "update_values), " << h->summary();
     }
     return os.str();
   }
 
  private:
+  /// Throws invalid_parameter for an empty handle.
+  void check_made(const char* who) const {
+    if (empty())
+      throw invalid_parameter(std::string(who) +
+                              ": the handle is empty (default-constructed or moved from); "
+                              "make it with make_handle");
+  }
+
   /// `policy` if it has the launches `expected` has, each with positive
   /// sizes; throws invalid_parameter otherwise (before anything is allocated).
   static const tuning::SpmvPolicy& checked(const tuning::SpmvPolicy& policy,
@@ -270,7 +398,8 @@ class SpmvHandle {
         op_strategy_(op_strategy_for(strategy)),
         profile_(profile),
         stats_(stats),
-        policy_(policy) {
+        policy_(policy),
+        made_(true) {
     workspace_ = detail::make_workspace(exec, a, strategy_, policy_);
   }
 
@@ -282,10 +411,30 @@ class SpmvHandle {
     else return csr::automatic{};
   }
 
-  /// op(A) handles of the modes T, C, H (index mode - 1), built on first use.
+  /// Slot numbers of op(A)'s values in A's value arrays.
+  using op_map_type =
+      ValueMap<typename Matrix::value_type, typename Matrix::index_type, typename Matrix::device_type>;
+  /// op(A) handles of the modes T, C, H (index mode - 1), built on first
+  /// use, each with the map that refreshes its values.
+  struct OpCopy {
+    std::unique_ptr<op_handle_type> handle;
+    op_map_type map;
+  };
   struct OpHandles {
     std::mutex mutex;
-    std::unique_ptr<op_handle_type> handles[3];
+    OpCopy copies[3];
+  };
+
+  /// True once made; a move leaves the source false (empty()).
+  struct made_flag {
+    bool value = false;
+    made_flag() = default;
+    explicit made_flag(bool v) : value(v) {}
+    made_flag(made_flag&& o) noexcept : value(std::exchange(o.value, false)) {}
+    made_flag& operator=(made_flag&& o) noexcept {
+      value = std::exchange(o.value, false);
+      return *this;
+    }
   };
 
   /// The row-major copy of x (x_rows()), made on first use.
@@ -302,6 +451,7 @@ class SpmvHandle {
   tuning::DeviceProfile profile_;
   tuning::MatrixStats stats_;
   tuning::SpmvPolicy policy_;
+  made_flag made_;
   workspace_type workspace_;
 };
 

@@ -61,39 +61,6 @@ void check_no_alias(const XView& x, const YView& y) {
                             " entries); give y its own storage");
 }
 
-/// The address of a format's values: two matrices with the same address
-/// share their storage (a copy of a format shares its Views).
-template <class V, class I, class D, class O>
-const void* values_address(const Csr<V, I, D, O>& a) { return a.values().data(); }
-template <class V, class I, class D>
-const void* values_address(const Coo<V, I, D>& a) { return a.values().data(); }
-template <class V, class I, class D>
-const void* values_address(const Ell<V, I, D>& a) { return a.values().data(); }
-template <class V, class I, class D>
-const void* values_address(const Sellp<V, I, D>& a) { return a.values().data(); }
-template <class V, class I, class D>
-const void* values_address(const Hybrid<V, I, D>& a) {
-  return a.ell_width() > 0 ? a.ell().values().data() : a.coo().values().data();
-}
-template <class V, class I, class D>
-const void* values_address(const CsrK<V, I, D>& a) { return a.matrix().values().data(); }
-template <class V, class I, class D>
-const void* values_address(const AlignedCoo<V, I, D>& a) {
-  return a.seg_size() > 0 ? a.seg_values().data() : a.flat().values().data();
-}
-
-/// The handle was built for this matrix (or a copy sharing its storage):
-/// the same shape and the same values array. The handle applies the matrix
-/// it holds, so another matrix would silently give another product.
-template <class Matrix>
-void check_handle_matrix(const Matrix& held, const Matrix& a) {
-  if (held.rows() != a.rows() || held.cols() != a.cols() || held.nnz() != a.nnz() ||
-      held.stored() != a.stored() || values_address(held) != values_address(a))
-    throw invalid_parameter("kobalt::spmv: the handle was built for another matrix (" +
-                            std::to_string(held.rows()) + " x " + std::to_string(held.cols()) +
-                            ", " + std::to_string(held.nnz()) + " entries)");
-}
-
 template <class ExecutionSpace, class Matrix, class XView, class YView>
 constexpr void check_types() {
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
@@ -147,9 +114,9 @@ void spmv(const ExecutionSpace& exec, const SpmvHandle<Matrix, HandleSpace>& han
   detail::check_types<ExecutionSpace, Matrix, XView, YView>();
   static_assert(std::is_same_v<ExecutionSpace, HandleSpace>,
                 "kobalt::spmv: the handle was built for another execution space type");
+  detail::check_handle(handle, a);
   detail::check_extents(a, x, y);
   detail::check_no_alias(x, y);
-  detail::check_handle_matrix(handle.matrix(), a);
   using scalar = typename YView::non_const_value_type;
   if (a.rows() == 0 || y.extent(1) == 0) return;
   if (a.nnz() == 0 || alpha == scalar(0)) {
@@ -241,9 +208,9 @@ void spmv(const ExecutionSpace& exec, const SpmvHandle<Matrix, HandleSpace>& han
   detail::check_types<ExecutionSpace, Matrix, XView, YView>();
   static_assert(std::is_same_v<ExecutionSpace, HandleSpace>,
                 "kobalt::spmv: the handle was built for another execution space type");
+  detail::check_handle(handle, a);
   detail::check_extents(a, x, y, m);
   detail::check_no_alias(x, y);
-  detail::check_handle_matrix(handle.matrix(), a);
   const auto& op = handle.op_handle(exec, m);
   spmv(exec, op, alpha, op.matrix(), x, beta, y);
 }

@@ -22,26 +22,6 @@ namespace {
 
 using exec_type = Kokkos::DefaultExecutionSpace;
 
-/// The device's own profile, converting from one nonzero on and taking
-/// Hybrid for every irregular matrix (hosts convert nothing by default:
-/// this reaches the ELL and Hybrid paths there too).
-tuning::DeviceProfile converting_profile() {
-  tuning::DeviceProfile p = tuning::profile_of(exec_type());
-  p.auto_min_convert_nnz = 1;
-  p.auto_hybrid_min_nnz = 1;
-  return p;
-}
-
-/// converting_profile with rule 0 on for every size: regular matrices that
-/// SELL-P pads little take SELL-P (2x, setup 1 CSR apply).
-tuning::DeviceProfile sellp_profile() {
-  tuning::DeviceProfile p = converting_profile();
-  p.auto_sellp_max_nnz = tuning::fit_never_nnz;
-  p.auto_sellp_speedup = 2.0;
-  p.auto_sellp_setup_spmvs = 1.0;
-  return p;
-}
-
 /// Every case of cases_for<Value>() through the automatic handle's spmv.
 template <class Csr, class Value, class Index>
 void expect_auto_matches_reference(const AutoHandle<Csr, exec_type>& h, const Csr& a,

@@ -348,12 +348,7 @@ TYPED_TEST(Handle, TwoHandlesOfOnePermutedCsrkOnTwoInstances) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
   // Two instances of the default space (partitioned where Kokkos can).
-#if KOKKOS_VERSION >= 40000
-  const auto parts = Kokkos::Experimental::partition_space(exec_type(), 1, 1);
-  const std::array<exec_type, 2> instances{parts[0], parts[1]};
-#else
-  const std::array<exec_type, 2> instances{exec_type(), exec_type()};
-#endif
+  const auto instances = compat::partition_in_two(exec_type());
   for (const std::string name : {"one_dense_row_101", "odd_rows_33x47_long_square", "diagonal_65"}) {
     Triplets<V, I> t;
     if (name == "odd_rows_33x47_long_square") {
