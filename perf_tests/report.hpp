@@ -6,6 +6,7 @@
 // perf_tests/kobalt-bench.schema.json.
 #pragma once
 
+#include "output_file.hpp"
 #include "provenance.hpp"
 
 #include <cmath>
@@ -170,27 +171,24 @@ inline void write_json(std::ostream& os, const RunInfo& run, const std::vector<M
   os << "\n  ]\n}\n";
 }
 
-/// The report written atomically: into `path`.tmp, then renamed over
-/// `path`, so a failed or interrupted write (a full disk) never leaves a
-/// truncated report in place of the previous one. False on any failure.
-inline bool write_json_file(const std::string& path, const RunInfo& run,
-                            const std::vector<MatrixReport>& ms) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    if (!out) return false;
-    write_json(out, run, ms);
-    out.close();  // flushes; a full disk shows here
-    if (out.fail()) {
-      std::remove(temporary.c_str());
-      return false;
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    return false;
-  }
-  return true;
+/// The report written atomically through replace_file (output_file.hpp):
+/// into a new private folder beside `path`, then renamed over it, so a
+/// failed or interrupted write (a full disk) never leaves a truncated report
+/// in place of the previous one, and no other file is touched. False with
+/// `error` set on any failure.
+inline bool write_json_file(const OutputKind& kind, const std::string& path,
+                            const std::vector<std::string>& inputs, const RunInfo& run,
+                            const std::vector<MatrixReport>& ms, std::string& error) {
+  return replace_file(
+      kind, path, inputs,
+      [&](const std::string& file) {
+        std::ofstream out(file, std::ios::trunc);
+        if (!out) return false;
+        write_json(out, run, ms);
+        out.close();  // flushes; a full disk shows here
+        return !out.fail();
+      },
+      error);
 }
 
 /// The table on stdout: fixed-width columns first, the strategy (the

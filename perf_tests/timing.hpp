@@ -10,6 +10,8 @@
 
 #include "device_clock.hpp"
 
+#include <kobalt/formats/storage_limit.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -38,8 +40,12 @@ struct Timing {
 class CacheFlusher {
  public:
   explicit CacheFlusher(const TimingOptions& o)
-      : buffer_(o.cold ? Kokkos::View<double*>("kobalt::bench::flush", o.flush_bytes / 8)
-                       : Kokkos::View<double*>()) {}
+      : buffer_(o.cold ? allocate(o) : Kokkos::View<double*>()) {}
+  /// Throws format_too_large unless the flush buffer fits what is free.
+  static void check_fits(const TimingOptions& o) {
+    check_storage<Kokkos::DefaultExecutionSpace::memory_space>(
+        "--cold: the cache flush buffer", static_cast<std::uint64_t>(o.flush_bytes), 0);
+  }
   void flush() const {
     if (buffer_.extent(0) == 0) return;
     auto b = buffer_;
@@ -50,6 +56,10 @@ class CacheFlusher {
   }
 
  private:
+  static Kokkos::View<double*> allocate(const TimingOptions& o) {
+    check_fits(o);
+    return Kokkos::View<double*>("kobalt::bench::flush", o.flush_bytes / 8);
+  }
   Kokkos::View<double*> buffer_;
 };
 
