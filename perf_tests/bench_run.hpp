@@ -380,6 +380,7 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
     }
     r.time_ms_median = t.median * 1e3;
     r.time_ms_min = t.min * 1e3;
+    r.time_ms_max = t.max * 1e3;
     r.reps = t.reps;
     r.gflops = flops / t.median * 1e-9;
     // x read once and y written once: rows + cols of op(A) = of A.

@@ -125,7 +125,9 @@ OPTIONS
 
 Timing: device fenced before and after every timed call (or batch of --batch
 calls); CUDA events on CUDA,
-a host timer elsewhere; median and minimum reported. GFLOP/s = 2*nnz*K/t
+a host timer elsewhere; minimum, median and maximum reported (the spread of
+the repetitions: min_us, median_us, max_us in the table, time_ms_min,
+time_ms_median, time_ms_max in the JSON). GFLOP/s = 2*nnz*K/t
 (8*nnz*K/t for complex values: a complex multiply-add is 4 real multiplies
 and 4 real adds; padding not counted). GB/s uses the traffic model: the format's stored
 bytes (padding, pointers and permutations included; a Kobalt format applying

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Timing discipline: warm-up, then repetitions until a time budget or a count,
-// each timed by DeviceClock (fenced before and after); median and minimum.
+// each timed by DeviceClock (fenced before and after); median, minimum and
+// maximum.
 // With `cold`, a buffer larger than the last-level cache is rewritten before
 // every timed call, outside the timed region. With `batch` > 1 a repetition
 // is that many calls back to back, timed together and divided by the count:
@@ -32,7 +33,7 @@ struct TimingOptions {
 };
 
 struct Timing {
-  double median = 0, min = 0;  ///< seconds
+  double median = 0, min = 0, max = 0;  ///< seconds, over the timed repetitions
   int reps = 0;
 };
 
@@ -83,6 +84,7 @@ inline Timing time_runs(const std::function<void()>& run, const TimingOptions& o
   Timing r;
   r.reps = static_cast<int>(t.size());
   r.min = t.front();
+  r.max = t.back();
   r.median = t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
   return r;
 }
