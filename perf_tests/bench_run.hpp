@@ -163,16 +163,19 @@ std::size_t differing_bits(const HostView& before, const View& y) {
 /// besides the matrix and its formats fits what is free now: on the device
 /// x and y (op(A)'s extents, k columns), A's x and y again for the setup
 /// unit under a transposing mode, a row-major copy of x for k > 1
-/// (tuning/x_rows.hpp); on the host the reference (per column its y, bound
-/// and entry counts, and while one is computed its sums, x and y), the copy
-/// of y the reproducibility check keeps and, where the device's memory is
-/// not the host's, the mirrors of x and of y (two at once in that check).
-template <class View, class Value>
-void check_vector_memory(std::uint64_t op_rows, std::uint64_t op_cols, int rhs, bool transposes) {
+/// (tuning/x_rows.hpp); on the host op(A)'s triplets (two copies while they
+/// are made), the reference (per column its y, bound and entry counts, and
+/// while one is computed its sums, x and y), the copy of y the
+/// reproducibility check keeps and, where the device's memory is not the
+/// host's, the mirrors of x and of y (two at once in that check).
+template <class View, class Value, class Index>
+void check_vector_memory(std::uint64_t op_rows, std::uint64_t op_cols, std::uint64_t nnz,
+                         int rhs, bool transposes) {
   using kobalt::detail::saturating_add;
   using kobalt::detail::saturating_mul;
   using acc = reference_scalar_t<Value, Value, Value>;
   const auto k = static_cast<std::uint64_t>(rhs);
+  const std::uint64_t triplets = saturating_mul(nnz, 2 * (2 * sizeof(Index) + sizeof(Value)));
   const std::uint64_t x = saturating_mul(saturating_mul(op_cols, k), sizeof(Value));
   const std::uint64_t y = saturating_mul(saturating_mul(op_rows, k), sizeof(Value));
   std::uint64_t device = saturating_add(x, y);
@@ -182,7 +185,7 @@ void check_vector_memory(std::uint64_t op_rows, std::uint64_t op_cols, int rhs, 
       saturating_mul(saturating_mul(op_rows, k), sizeof(acc) + 2 * sizeof(std::int64_t)),
       saturating_add(saturating_mul(op_rows, sizeof(acc) + sizeof(double) + sizeof(Value)),
                      saturating_mul(op_cols, sizeof(Value))));
-  std::uint64_t host = saturating_add(reference, y);
+  std::uint64_t host = saturating_add(saturating_add(reference, y), triplets);
   using memory = typename View::memory_space;
   const std::string what = "x, y, their copies and the reference for " +
                            std::to_string(rhs) + " right-hand side" + (rhs > 1 ? "s" : "");
@@ -229,9 +232,10 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
   const Mode mode = parse_mode(o.mode.c_str());
   const Index op_rows = transposes(mode) ? csr.cols() : csr.rows();
   const Index op_cols = transposes(mode) ? csr.rows() : csr.cols();
+  check_vector_memory<View, Value, Index>(
+      static_cast<std::uint64_t>(op_rows), static_cast<std::uint64_t>(op_cols),
+      static_cast<std::uint64_t>(csr.nnz()), k, transposes(mode));
   const auto host = op_triplets(to_triplets(csr), mode);
-  check_vector_memory<View, Value>(static_cast<std::uint64_t>(op_rows),
-                                   static_cast<std::uint64_t>(op_cols), k, transposes(mode));
   View x, y;
   if constexpr (View::rank == 1) {
     x = View("x", op_cols);

@@ -93,7 +93,9 @@ inline std::string output_refusal(const OutputKind& kind, const std::string& pat
   std::string head;
   if (!detail::head_of(path, head)) return name + " exists and cannot be read: " + std::strerror(errno);
   const auto start = head.find_first_not_of(" \t\r\n");
-  if (head.compare(0, 14, "%%MatrixMarket") == 0 || head.compare(0, 14, "%%matrixmarket") == 0)
+  std::string banner = head.substr(0, 14);
+  for (char& c : banner) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (banner == "%%matrixmarket")  // the reader takes the banner in any case
     return name + " holds a Matrix Market matrix; refusing to overwrite it";
   const bool object = start != std::string::npos && head[start] == '{';
   const bool own = object && (kind.marker == nullptr || head.find(kind.marker) != std::string::npos);
