@@ -8,6 +8,7 @@
 #include "format_registry.hpp"
 #include "inputs.hpp"
 #include "options.hpp"
+#include "output_file.hpp"
 #include "provenance.hpp"
 #include "report.hpp"
 #include "timing.hpp"
@@ -51,22 +52,33 @@ inline const char* traffic_model =
 class LazyTriad {
  public:
   LazyTriad(std::int64_t bytes, DeviceClock& clock) : bytes_(bytes), clock_(clock) {}
+  /// 0 when the probe's arrays do not fit beside this input's data: the
+  /// bandwidth fractions stay unset and the next input tries again.
   double gb_per_s() {
     if (!result_) {
       std::cerr << "[kobalt-bench] triad probe, 3 x " << (bytes_ >> 20) << " MiB\n";
       Kokkos::Timer probe;
-      result_ = measure_triad(bytes_, clock_);
+      try {
+        result_ = measure_triad(bytes_, clock_);
+      } catch (const format_too_large& e) {
+        if (!refused_) std::cerr << "kobalt-bench: no bandwidth fractions for now: " << e.what() << "\n";
+        refused_ = true;
+        return 0;
+      }
       seconds_ = probe.seconds();
       std::printf("# triad probe: 3 x %lld MiB, %.1f GB/s\n", static_cast<long long>(bytes_ >> 20),
                   result_->gb_per_s());
     }
     return result_->gb_per_s();
   }
+  /// The next input may try the probe again (the last one's data is freed).
+  void retry() { refused_ = false; }
   const std::optional<TriadResult>& result() const { return result_; }
   double seconds() const { return seconds_; }  ///< wall time of the probe, 0 before it
 
  private:
   double seconds_ = 0;
+  bool refused_ = false;
   std::int64_t bytes_;
   DeviceClock& clock_;
   std::optional<TriadResult> result_;
@@ -147,6 +159,45 @@ std::size_t differing_bits(const HostView& before, const View& y) {
   return differ;
 }
 
+/// Throws format_too_large unless what run_matrix allocates for one input
+/// besides the matrix and its formats fits what is free now: on the device
+/// x and y (op(A)'s extents, k columns), A's x and y again for the setup
+/// unit under a transposing mode, a row-major copy of x for k > 1
+/// (tuning/x_rows.hpp); on the host op(A)'s triplets (two copies while they
+/// are made), the reference (per column its y, bound and entry counts, and
+/// while one is computed its sums, x and y), the copy of y the
+/// reproducibility check keeps and, where the device's memory is not the
+/// host's, the mirrors of x and of y (two at once in that check).
+template <class View, class Value, class Index>
+void check_vector_memory(std::uint64_t op_rows, std::uint64_t op_cols, std::uint64_t nnz,
+                         int rhs, bool transposes) {
+  using kobalt::detail::saturating_add;
+  using kobalt::detail::saturating_mul;
+  using acc = reference_scalar_t<Value, Value, Value>;
+  const auto k = static_cast<std::uint64_t>(rhs);
+  const std::uint64_t triplets = saturating_mul(nnz, 2 * (2 * sizeof(Index) + sizeof(Value)));
+  const std::uint64_t x = saturating_mul(saturating_mul(op_cols, k), sizeof(Value));
+  const std::uint64_t y = saturating_mul(saturating_mul(op_rows, k), sizeof(Value));
+  std::uint64_t device = saturating_add(x, y);
+  if (transposes) device = saturating_add(device, saturating_add(x, y));
+  if (k > 1) device = saturating_add(device, x);
+  const std::uint64_t reference = saturating_add(
+      saturating_mul(saturating_mul(op_rows, k), sizeof(acc) + 2 * sizeof(std::int64_t)),
+      saturating_add(saturating_mul(op_rows, sizeof(acc) + sizeof(double) + sizeof(Value)),
+                     saturating_mul(op_cols, sizeof(Value))));
+  std::uint64_t host = saturating_add(saturating_add(reference, y), triplets);
+  using memory = typename View::memory_space;
+  const std::string what = "x, y, their copies and the reference for " +
+                           std::to_string(rhs) + " right-hand side" + (rhs > 1 ? "s" : "");
+  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory>::accessible) {
+    check_storage<Kokkos::HostSpace>(what, saturating_add(device, host), 0);
+  } else {
+    host = saturating_add(host, saturating_add(x, saturating_mul(y, 2)));
+    check_storage<memory>(what + " (device)", device, 0);
+    check_storage<Kokkos::HostSpace>(what + " (host)", host, 0);
+  }
+}
+
 template <class Value, class Index, class View>
 MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTriad& triad,
                         std::uint64_t cache_bytes, Progress& progress, DeviceClock& clock,
@@ -181,16 +232,11 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
   const Mode mode = parse_mode(o.mode.c_str());
   const Index op_rows = transposes(mode) ? csr.cols() : csr.rows();
   const Index op_cols = transposes(mode) ? csr.rows() : csr.cols();
+  check_vector_memory<View, Value, Index>(
+      static_cast<std::uint64_t>(op_rows), static_cast<std::uint64_t>(op_cols),
+      static_cast<std::uint64_t>(csr.nnz()), k, transposes(mode));
   const auto host = op_triplets(to_triplets(csr), mode);
   View x, y;
-  check_storage<typename View::memory_space>(
-      "kobalt-bench: x and y",
-      kobalt::detail::saturating_mul(
-          kobalt::detail::saturating_mul(
-              static_cast<std::uint64_t>(csr.cols()) + static_cast<std::uint64_t>(csr.rows()),
-              static_cast<std::uint64_t>(k)),
-          sizeof(Value)),
-      0);
   if constexpr (View::rank == 1) {
     x = View("x", op_cols);
     y = View("y", op_rows);
@@ -318,8 +364,11 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
     // A fixed-order handle must give the same bits after the timed applies
     // (each is y = A*x with the same x) as on the first.
     std::optional<typename View::HostMirror> first;
-    if (op.reproducible.value_or(false))
-      first = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+    if (op.reproducible.value_or(false)) {
+      // A copy also on host backends, where a mirror view would be y itself.
+      first = Kokkos::create_mirror(y);
+      Kokkos::deep_copy(*first, y);
+    }
     const Timing t = time_runs([&] { op.apply(x, y); }, o.timing, clock, flusher);
     r.reproducible = op.reproducible;
     if (first) {
@@ -335,6 +384,7 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
     }
     r.time_ms_median = t.median * 1e3;
     r.time_ms_min = t.min * 1e3;
+    r.time_ms_max = t.max * 1e3;
     r.reps = t.reps;
     if (op.update_values) {
       // What a solver step with new values pays instead of a new setup; the
@@ -370,8 +420,23 @@ MatrixReport run_matrix(const Options& o, const Input<Value, Index>& in, LazyTri
   return m;
 }
 
+/// The --json report: what kobalt-bench may replace (output_file.hpp).
+inline const OutputKind json_report{"--json", "a kobalt-bench report", "\"kobalt_bench\""};
+
+/// The inputs as given and as expanded (a folder's files): what --json
+/// must not name.
+inline std::vector<std::string> named_inputs(const Options& o,
+                                             const std::vector<std::string>& expanded) {
+  std::vector<std::string> named = o.inputs;
+  named.insert(named.end(), expanded.begin(), expanded.end());
+  return named;
+}
+
 /// Checks what the command line names before anything runs: every format
-/// spec (check_format_specs) and every input folder. Throws usage_error.
+/// spec (check_format_specs); the --json path (check_output); every input
+/// (check_input: files that start as matrices, generator specs that parse,
+/// folders that hold matrices); and the buffers the options size
+/// (--triad-mib, --cold's) against free memory. Throws usage_error.
 template <class Value, class Index>
 std::vector<std::string> checked_inputs(const Options& o) {
   try {
@@ -383,8 +448,17 @@ std::vector<std::string> checked_inputs(const Options& o) {
     else
       check_format_specs<Kokkos::View<Value**, Kokkos::LayoutLeft>, Value, Index>(specs, o.rhs,
                                                                                  mode);
-    return expand_inputs(o.inputs);
+    const std::vector<std::string> inputs = expand_inputs(o.inputs);
+    if (!o.json.empty()) check_output(json_report, o.json, named_inputs(o, inputs));
+    for (const auto& in : inputs) check_input<Value, Index>(in);
+    if (o.triad_bytes > 0) check_triad_fits(o.triad_bytes, "--triad-mib");
+    if (o.timing.cold) CacheFlusher::check_fits(o.timing);
+    return inputs;
   } catch (const std::invalid_argument& e) {
+    throw usage_error(e.what());
+  } catch (const std::filesystem::filesystem_error& e) {
+    throw usage_error(e.what());
+  } catch (const format_too_large& e) {
     throw usage_error(e.what());
   }
 }
@@ -445,6 +519,7 @@ int run(const Options& o, const Provenance& provenance) {
   for (std::size_t n = 0; n < inputs.size(); ++n) {
     std::cerr << "[kobalt-bench] " << n + 1 << "/" << inputs.size() << " " << inputs[n] << "\n";
     const std::size_t done_before = progress.done;
+    triad.retry();
     try {
       Kokkos::Timer load_timer;
       const Input<Value, Index> in = load_input<Value, Index>(inputs[n]);
@@ -480,8 +555,10 @@ int run(const Options& o, const Provenance& provenance) {
       info.triad_seconds = triad.result()->seconds;
       info.triad_gb_per_s = triad.result()->gb_per_s();
     }
-    if (!o.json.empty() && !write_json_file(o.json, info, reports)) {
-      std::cerr << "kobalt-bench: cannot write the JSON report " << o.json
+    std::string json_error;
+    if (!o.json.empty() &&
+        !write_json_file(json_report, o.json, named_inputs(o, inputs), info, reports, json_error)) {
+      std::cerr << "kobalt-bench: cannot write the JSON report " << o.json << ": " << json_error
                 << " (the previous version, if any, is left as it was)\n";
       json_failed = true;
     }

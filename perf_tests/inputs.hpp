@@ -11,10 +11,14 @@
 #include <kobalt/kobalt.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 namespace kobalt::bench {
 
@@ -44,6 +48,41 @@ inline std::vector<std::string> expand_inputs(const std::vector<std::string>& in
     }
   }
   return out;
+}
+
+/// Checks one input of expand_inputs' list before anything runs: a file
+/// must open and start as a Matrix Market file that Value and Index can
+/// hold (banner and size line; a pipe or device only has to be readable,
+/// since reading it here would consume it), anything else must parse as a
+/// generator spec. Throws invalid_argument naming the input and the problem.
+template <class Value, class Index>
+void check_input(const std::string& input) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status status = fs::status(input, ec);
+  if (fs::exists(status)) {
+    if (fs::is_directory(status))
+      throw std::invalid_argument("'" + input + "' is a folder inside an input folder");
+    if (!fs::is_regular_file(status)) {
+      if (::access(input.c_str(), R_OK) != 0)
+        throw std::invalid_argument("'" + input + "' cannot be read: " + std::strerror(errno));
+      return;
+    }
+    try {
+      kobalt::detail::mm::line_source src(input);
+      const auto header = kobalt::detail::mm::parse_banner(src, is_complex_v<Value>);
+      kobalt::detail::mm::parse_size_line<Index>(
+          src, header, static_cast<std::uint64_t>(std::numeric_limits<Index>::max()));
+    } catch (const kobalt::error& e) {
+      throw std::invalid_argument(std::string("input ") + e.what());
+    }
+    return;
+  }
+  if (ec && ec != std::errc::no_such_file_or_directory)
+    throw std::invalid_argument("'" + input + "' cannot be read: " + ec.message());
+  if (!is_generator_spec(input))
+    throw std::invalid_argument("'" + input + "' is neither a file nor a known generator");
+  parse_generator(input);  // throws invalid_argument naming the spec and the problem
 }
 
 template <class Value, class Index>

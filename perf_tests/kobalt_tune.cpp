@@ -14,6 +14,7 @@
 #include "device_info.hpp"
 #include "inputs.hpp"
 #include "options.hpp"
+#include "output_file.hpp"
 #include "timing.hpp"
 #include "triad.hpp"
 #include "tune_training.hpp"
@@ -28,6 +29,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -37,6 +39,8 @@
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include <unistd.h>
 
 namespace {
 
@@ -81,14 +85,20 @@ const char* usage =
     "  value with the best geometric-mean share of each matrix's best; the\n"
     "  starting value stays unless another gains 1.05x. oversubscription and\n"
     "  warps_per_cu scale the same launch: only the one that gains more moves.\n"
-    "It writes the whole profile as JSON, atomically (FILE.tmp renamed over\n"
-    "FILE at the end: an interrupted run writes nothing). Use it with\n"
+    "It writes the whole profile as JSON at the end, atomically: into a new\n"
+    "private folder beside FILE (.FILE.XXXXXX), then renamed over FILE, so an\n"
+    "interrupted run writes nothing and no other file is touched. Use it with\n"
     "KOBALT_PROFILE=FILE. fp64 values, int32 indices.\n"
     "\n"
     "INPUT           Matrix Market files, folders of them, or kobalt-bench's\n"
     "                generators (kobalt-bench --help); default: a training set\n"
     "                of 20 generators (lap3d:90 ... zipf:40000,10)\n"
-    "--out FILE      the profile to write (default kobalt-profile.json)\n"
+    "--out FILE      the profile to write (default kobalt-profile.json). Refused\n"
+    "                before anything runs: an empty name, an input or the\n"
+    "                --start file, a matrix file's name (.mtx, .mtx.gz, .mm, in\n"
+    "                any case), a folder, a link, a device, an existing file\n"
+    "                that is not a JSON object, a folder that does not exist\n"
+    "                or takes no new file\n"
     "--start FILE    start from this profile (as KOBALT_PROFILE applies it:\n"
     "                the device's built-in profile, then FILE's keys) instead of\n"
     "                the built-in one; the keys kobalt-tune fits are replaced,\n"
@@ -105,11 +115,16 @@ const char* usage =
     "                --batch does (default 1: one apply between fences); a\n"
     "                profile for applies issued in a loop\n"
     "--triad-mib M   MiB per triad array (default: kobalt-bench's, 8x the\n"
-    "                last-level cache)\n"
+    "                last-level cache, at most 1/8 of the free memory); 3\n"
+    "                arrays larger than the free memory are refused\n"
     "--help          this text\n"
     "\n"
     "Progress goes to stderr, the fit's report to stdout. Exit status: 0 when\n"
-    "the profile was written, 1 on a failure, 2 for a bad command line.\n";
+    "the profile was written, 1 on a failure, 2 for a bad command line, found\n"
+    "before anything runs: options, inputs (every file must start as a Matrix\n"
+    "Market file, every generator spec must parse), --start (a readable\n"
+    "file), --out (above), --triad-mib (must fit the free memory, the\n"
+    "process's ulimits and cgroup memory limit included).\n";
 
 struct Options {
   std::string out = "kobalt-profile.json";
@@ -144,8 +159,10 @@ Options parse(int argc, char** argv) {
       std::exit(0);
     } else if (a == "--out") {
       o.out = value_of();
+      if (o.out.empty()) throw std::invalid_argument("--out needs a file name, got an empty one");
     } else if (a == "--start") {
       o.start = value_of();
+      if (o.start.empty()) throw std::invalid_argument("--start needs a file name, got an empty one");
     } else if (a == "--skip-csrk") {
       o.skip_csrk = true;
     } else if (a == "--budget" || a == "--sweep-budget") {
@@ -168,6 +185,36 @@ Options parse(int argc, char** argv) {
   if (o.inputs.empty()) o.inputs = default_training;
   if (o.sweep_budget == 0) o.sweep_budget = o.budget / 10;
   return o;
+}
+
+/// The profile kobalt-tune writes: what --out may replace (output_file.hpp).
+const bench::OutputKind profile_file{"--out", "a device profile (a JSON object)", nullptr};
+
+/// Every file the run reads: the inputs as given and expanded, and --start.
+std::vector<std::string> read_files(const Options& o, const std::vector<std::string>& inputs) {
+  std::vector<std::string> files = o.inputs;
+  files.insert(files.end(), inputs.begin(), inputs.end());
+  if (!o.start.empty()) files.push_back(o.start);
+  return files;
+}
+
+/// Checks everything the command line names before anything runs: --out
+/// (bench::check_output), every input (bench::check_input), --start (a
+/// readable file). Returns the expanded inputs; throws
+/// invalid_argument.
+std::vector<std::string> checked_inputs(const Options& o) {
+  std::vector<std::string> inputs;
+  try {
+    inputs = bench::expand_inputs(o.inputs);
+  } catch (const std::filesystem::filesystem_error& e) {
+    throw std::invalid_argument(e.what());
+  }
+  bench::check_output(profile_file, o.out, read_files(o, inputs));
+  for (const auto& in : inputs) bench::check_input<value_t, index_t>(in);
+  if (!o.start.empty() &&
+      (!std::filesystem::is_regular_file(o.start) || ::access(o.start.c_str(), R_OK) != 0))
+    throw std::invalid_argument("--start " + o.start + " is not a readable file");
+  return inputs;
 }
 
 /// kobalt-bench's timing with this budget and --batch.
@@ -421,8 +468,13 @@ std::vector<tuning::AutoSample> fit_sellp_slice(const std::vector<Measured>& mea
   return samples;
 }
 
-/// x = 1 and y of the matrix's shape.
+/// x = 1 and y of the matrix's shape (format_too_large where they do not fit).
 std::pair<view, view> vectors_for(const Csr<value_t, index_t>& csr) {
+  check_storage<view::memory_space>(
+      "kobalt-tune: x and y",
+      (static_cast<std::uint64_t>(csr.rows()) + static_cast<std::uint64_t>(csr.cols())) *
+          sizeof(value_t),
+      0);
   view x("kobalt-tune::x", csr.cols()), y("kobalt-tune::y", csr.rows());
   Kokkos::deep_copy(x, value_t(1));
   return {x, y};
@@ -471,13 +523,25 @@ tuning::DeviceProfile csrk_pass2(const std::vector<std::string>& inputs,
 
 int main(int argc, char** argv) {
   Options o;
-  try {
-    o = parse(argc, argv);
-  } catch (const std::exception& e) {
+  std::vector<std::string> inputs;
+  const auto usage_failure = [](const std::exception& e) {
     std::cerr << "kobalt-tune: " << e.what() << "\n(run kobalt-tune --help)\n";
     return 2;
+  };
+  try {
+    o = parse(argc, argv);
+    inputs = checked_inputs(o);
+  } catch (const std::exception& e) {
+    return usage_failure(e);
   }
   Kokkos::ScopeGuard kokkos(argc, argv);
+  std::int64_t triad_bytes = 0;
+  try {
+    triad_bytes = o.triad_mib > 0 ? o.triad_mib << 20 : bench::default_triad_bytes();
+    if (o.triad_mib > 0) bench::check_triad_fits(triad_bytes, "--triad-mib");
+  } catch (const format_too_large& e) {
+    return usage_failure(e);
+  }
   try {
     const exec space;
     tuning::DeviceProfile base = tuning::builtin_profile(arch::device_info(space));
@@ -487,8 +551,6 @@ int main(int argc, char** argv) {
     }
     std::cout << "device: " << base << "\n";
     bench::DeviceClock clock;
-    const std::int64_t triad_bytes =
-        o.triad_mib > 0 ? o.triad_mib << 20 : bench::default_triad_bytes();
     const double triad = bench::measure_triad(triad_bytes, clock).gb_per_s();
     const auto timing = timing_of(o.budget, o.batch);
     const auto sweep_timing = timing_of(o.sweep_budget, o.batch);
@@ -506,7 +568,6 @@ int main(int argc, char** argv) {
                 << apply_seconds(handle_for(a, base), a, x, y, timing, clock) * 1e6
                 << " us\n";
     }
-    const auto inputs = bench::expand_inputs(o.inputs);
     const int k = base.csrk_k;
     const auto grid = tuning::csrk_sweep_grid(k);
     std::vector<Measured> measured;
@@ -604,7 +665,14 @@ int main(int argc, char** argv) {
     } else {
       fit_key(rows_per_team_sweep, rows_samples, profile, std::cout);
     }
-    tuning::write_profile_file(profile, o.out);
+    std::string error;
+    if (!bench::replace_file(profile_file, o.out, read_files(o, inputs),
+                             [&](const std::string& file) {
+                               tuning::write_profile_file(profile, file);
+                               return true;
+                             },
+                             error))
+      throw std::runtime_error("cannot write the device profile " + o.out + ": " + error);
     std::cout << "wrote " << o.out << " (use it with KOBALT_PROFILE=" << o.out << ")\n";
     return 0;
   } catch (const std::exception& e) {

@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <optional>
-#include <filesystem>
 #include <limits>
 #include <iostream>
 #include <stdexcept>
@@ -78,7 +77,10 @@ OPTIONS
                   mkl take real values only
   --index T       int32 | int64 (default int32)
   --rhs K         right-hand sides, 1..65536 (default 1; K > 1 uses rank-2
-                  LayoutLeft)
+                  LayoutLeft). Per input, x, y, their copies and the
+                  reference (about 2 x (rows + cols) x K values in all) are
+                  checked against the free memory before they are allocated:
+                  an input that does not fit is an error row
   --mode M        op(A) of y = op(A)*x, KokkosSparse's spelling: N (A, the
                   default), T (A^T), C (conj(A)) or H (A^H); for real values
                   C is N and H is T. x has op(A)'s columns (A's rows for T
@@ -95,27 +97,37 @@ OPTIONS
                   stop once about --budget seconds were timed
   --budget S      timed seconds per format and matrix, 0..86400 (default 1.0)
   --cold          rewrite a 512 MiB buffer before every timed run (cold
-                  caches); default: warm (repeated runs on the same data)
+                  caches; the buffer must fit the free memory); default:
+                  warm (repeated runs on the same data)
   --batch N       time N calls back to back per timed run and report the
                   time per call, 1..100000 (default 1: one call between
                   fences); a solver loop's cost per apply, without one
                   launch's issue jitter in each sample; not with --cold
   --triad-mib M   size of each triad array in MiB, 1..1048576 (default: 8x
                   the last-level cache, at least 64 MiB, at most 1/16 of the
-                  device's memory; the probe runs once, before the first
-                  bandwidth fraction)
+                  device's memory and 1/8 of what is free; the probe runs
+                  once, before the first bandwidth fraction); 3 arrays
+                  larger than the free memory are refused before anything
+                  runs
   --json FILE     write the JSON report to FILE, rewritten atomically after
-                  every matrix (a temporary file renamed over it); inputs
-                  that fail to load are recorded with their error. FILE must
-                  not be an input nor end in .mtx/.mtx.gz, and its folder
-                  must exist. A failed write makes the exit status 3
+                  every matrix (written into a new private folder beside
+                  it, .FILE.XXXXXX, then renamed over it; no other file is
+                  touched); inputs that fail to load are recorded with
+                  their error. Refused before anything runs: an empty name,
+                  an input, a matrix file's name (.mtx, .mtx.gz, .mm, in
+                  any case), a folder, a link, a device or pipe, an
+                  existing file that is not a kobalt-bench report, a folder
+                  that does not exist or takes no new file. A failed write
+                  makes the exit status 3
   --help          this text
   --version       Kobalt's version, the git commit, Kokkos, compiler, flags
                   and the peers built in
 
 Timing: device fenced before and after every timed call (or batch of --batch
 calls); CUDA events on CUDA,
-a host timer elsewhere; median and minimum reported. GFLOP/s = 2*nnz*K/t
+a host timer elsewhere; minimum, median and maximum reported (the spread of
+the repetitions: min_us, median_us, max_us in the table, time_ms_min,
+time_ms_median, time_ms_max in the JSON). GFLOP/s = 2*nnz*K/t
 (8*nnz*K/t for complex values: a complex multiply-add is 4 real multiplies
 and 4 real adds; padding not counted). GB/s uses the traffic model: the format's stored
 bytes (padding, pointers and permutations included; a Kobalt format applying
@@ -128,6 +140,11 @@ included), also in units of one CSR (classical) SpMV of A. A y outside the toler
 reference is NaN or Inf, or whose terms overflow the value type, may come
 out NaN or Inf.
 
+Free memory is what the device can allocate now: free GPU memory, or on the
+host the node's MemAvailable within the process's ulimit -v and -d and its
+cgroup's memory limit (a batch job's), as the library's conversions count
+it (format_too_large).
+
 Progress goes to stderr: a line per input and, per format, its outcome, its
 time and an estimate of the time left.
 
@@ -139,9 +156,12 @@ Exit status: 0 when every format ran and was correct on every input, or was
 refused by design (error_kind "refused": the format would not fit the
 memory or the index type, or a peer lacks the operation, such as
 cuSPARSE's Sliced-ELL with --rhs > 1); 1 when a format or an input failed
-otherwise (error_kind "failed"); 2 for a bad command line
-(options, format specs, inputs that are not matrices, found before anything
-runs); 3 when the JSON report could not be written; 4 when any result was
+otherwise (error_kind "failed"; an input whose vectors do not fit the
+free memory); 2 for a bad command line (options, format specs, a --json
+path refused above, inputs that are missing, unreadable, not starting as a
+Matrix Market file or not a generator spec that parses, a --triad-mib or
+--cold buffer larger than the free memory), all found before anything
+runs; 3 when the JSON report could not be written; 4 when any result was
 wrong (error_kind "wrong_result": outside the tolerance, or a fixed-order
 handle changing its bits), whatever else happened.
 )";
@@ -212,24 +232,6 @@ inline constexpr long long max_reps = std::numeric_limits<int>::max();
 inline constexpr long long max_triad_mib = 1 << 20;  // 1 TiB per array
 inline constexpr double max_budget_seconds = 86400;  // the message below says so
 
-/// The --json path must not be an input, must not look like a matrix file
-/// (`--json victim.mtx one.mtx` with the name forgotten), and its folder
-/// must exist: all checked before anything runs.
-inline void check_json_path(const Options& o) {
-  namespace fs = std::filesystem;
-  if (o.json.empty()) return;
-  if (is_matrix_file_name(o.json))
-    fail_usage("--json " + o.json + " looks like a matrix file (.mtx/.mtx.gz); refusing to overwrite it");
-  std::error_code ec;
-  for (const auto& in : o.inputs)
-    if (fs::exists(in, ec) && fs::exists(o.json, ec) && fs::equivalent(in, o.json, ec))
-      fail_usage("--json " + o.json + " is also an input");
-  const fs::path folder = fs::path(o.json).parent_path();
-  if (!folder.empty() && !fs::is_directory(folder, ec))
-    fail_usage("--json " + o.json + ": folder " + folder.string() + " does not exist");
-  if (fs::is_directory(o.json, ec)) fail_usage("--json " + o.json + " is a folder");
-}
-
 inline Options parse_options(int argc, char** argv, const std::string& generator_help) {
   Options o;
   auto next = [&](int& i) -> std::string {
@@ -290,6 +292,7 @@ inline Options parse_options(int argc, char** argv, const std::string& generator
       o.triad_bytes = integer(next(i), "--triad-mib", 1, max_triad_mib) << 20;
     } else if (a == "--json") {
       o.json = next(i);
+      if (o.json.empty()) fail_usage("--json needs a file name, got an empty one");
     } else if (!a.empty() && a[0] == '-') {
       fail_usage("unknown option " + a);
     } else {
@@ -299,7 +302,6 @@ inline Options parse_options(int argc, char** argv, const std::string& generator
   if (o.inputs.empty()) fail_usage("no input matrix given");
   if (o.timing.cold && o.timing.batch > 1)
     fail_usage("--cold times one call per flush; it cannot be combined with --batch > 1");
-  check_json_path(o);
   return o;
 }
 

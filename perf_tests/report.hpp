@@ -6,6 +6,7 @@
 // perf_tests/kobalt-bench.schema.json.
 #pragma once
 
+#include "output_file.hpp"
 #include "provenance.hpp"
 
 #include <cmath>
@@ -35,7 +36,8 @@ struct ResultRow {
   std::optional<double> update_values_ms, update_values_csr_spmvs;
   std::uint64_t storage_bytes = 0;
   std::int64_t stored_entries = 0;
-  std::optional<double> time_ms_median, time_ms_min;
+  /// the spread of the timed repetitions (per call with --batch)
+  std::optional<double> time_ms_median, time_ms_min, time_ms_max;
   int reps = 0;
   std::optional<double> gflops, gb_per_s, bandwidth_fraction;
   std::optional<double> max_relative_error;
@@ -161,7 +163,8 @@ inline void write_json(std::ostream& os, const RunInfo& run, const std::vector<M
          << ", \"storage_bytes\": " << r.storage_bytes
          << ", \"stored_entries\": " << r.stored_entries
          << ", \"time_ms_median\": " << number(r.time_ms_median)
-         << ", \"time_ms_min\": " << number(r.time_ms_min) << ", \"reps\": " << r.reps
+         << ", \"time_ms_min\": " << number(r.time_ms_min)
+         << ", \"time_ms_max\": " << number(r.time_ms_max) << ", \"reps\": " << r.reps
          << ", \"gflops\": " << number(r.gflops) << ", \"gb_per_s\": " << number(r.gb_per_s)
          << ", \"bandwidth_fraction\": " << number(r.bandwidth_fraction)
          << ", \"max_relative_error\": " << number(r.max_relative_error)
@@ -175,35 +178,32 @@ inline void write_json(std::ostream& os, const RunInfo& run, const std::vector<M
   os << "\n  ]\n}\n";
 }
 
-/// The report written atomically: into `path`.tmp, then renamed over
-/// `path`, so a failed or interrupted write (a full disk) never leaves a
-/// truncated report in place of the previous one. False on any failure.
-inline bool write_json_file(const std::string& path, const RunInfo& run,
-                            const std::vector<MatrixReport>& ms) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    if (!out) return false;
-    write_json(out, run, ms);
-    out.close();  // flushes; a full disk shows here
-    if (out.fail()) {
-      std::remove(temporary.c_str());
-      return false;
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    return false;
-  }
-  return true;
+/// The report written atomically through replace_file (output_file.hpp):
+/// into a new private folder beside `path`, then renamed over it, so a
+/// failed or interrupted write (a full disk) never leaves a truncated report
+/// in place of the previous one, and no other file is touched. False with
+/// `error` set on any failure.
+inline bool write_json_file(const OutputKind& kind, const std::string& path,
+                            const std::vector<std::string>& inputs, const RunInfo& run,
+                            const std::vector<MatrixReport>& ms, std::string& error) {
+  return replace_file(
+      kind, path, inputs,
+      [&](const std::string& file) {
+        std::ofstream out(file, std::ios::trunc);
+        if (!out) return false;
+        write_json(out, run, ms);
+        out.close();  // flushes; a full disk shows here
+        return !out.fail();
+      },
+      error);
 }
 
 /// The table on stdout: fixed-width columns first, the strategy (the
 /// handle's policy, of any length) last.
 inline void print_table_header(std::FILE* out) {
-  std::fprintf(out, "%-28s %10s %11s  %-24s %9s %10s %9s %8s %6s %9s  %s\n", "matrix", "rows",
-               "nnz", "format", "setup_ms", "median_us", "GFLOP/s", "GB/s", "of_bw", "max_err",
-               "strategy");
+  std::fprintf(out, "%-28s %10s %11s  %-24s %9s %10s %10s %10s %9s %8s %6s %9s  %s\n", "matrix",
+               "rows", "nnz", "format", "setup_ms", "min_us", "median_us", "max_us", "GFLOP/s",
+               "GB/s", "of_bw", "max_err", "strategy");
 }
 
 inline void print_table_row(std::FILE* out, const MatrixReport& m, const ResultRow& r) {
@@ -213,8 +213,9 @@ inline void print_table_row(std::FILE* out, const MatrixReport& m, const ResultR
     std::fprintf(out, "%9.3f %s\n", r.setup_ms, r.error->c_str());
     return;
   }
-  std::fprintf(out, "%9.3f %10.2f %9.2f %8.1f %4.0f%%%c %9.2e  %s\n", r.setup_ms,
-               *r.time_ms_median * 1e3, r.gflops.value_or(0), r.gb_per_s.value_or(0),
+  std::fprintf(out, "%9.3f %10.2f %10.2f %10.2f %9.2f %8.1f %4.0f%%%c %9.2e  %s\n", r.setup_ms,
+               r.time_ms_min.value_or(0) * 1e3, *r.time_ms_median * 1e3,
+               r.time_ms_max.value_or(0) * 1e3, r.gflops.value_or(0), r.gb_per_s.value_or(0),
                100 * r.bandwidth_fraction.value_or(0), r.cache_resident.value_or(false) ? '*' : ' ',
                r.max_relative_error.value_or(0), r.strategy.c_str());
 }

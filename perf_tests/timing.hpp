@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Timing discipline: warm-up, then repetitions until a time budget or a count,
-// each timed by DeviceClock (fenced before and after); median and minimum.
+// each timed by DeviceClock (fenced before and after); median, minimum and
+// maximum.
 // With `cold`, a buffer larger than the last-level cache is rewritten before
 // every timed call, outside the timed region. With `batch` > 1 a repetition
 // is that many calls back to back, timed together and divided by the count:
@@ -9,6 +10,8 @@
 #pragma once
 
 #include "device_clock.hpp"
+
+#include <kobalt/formats/storage_limit.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -30,7 +33,7 @@ struct TimingOptions {
 };
 
 struct Timing {
-  double median = 0, min = 0;  ///< seconds
+  double median = 0, min = 0, max = 0;  ///< seconds, over the timed repetitions
   int reps = 0;
 };
 
@@ -38,8 +41,12 @@ struct Timing {
 class CacheFlusher {
  public:
   explicit CacheFlusher(const TimingOptions& o)
-      : buffer_(o.cold ? Kokkos::View<double*>("kobalt::bench::flush", o.flush_bytes / 8)
-                       : Kokkos::View<double*>()) {}
+      : buffer_(o.cold ? allocate(o) : Kokkos::View<double*>()) {}
+  /// Throws format_too_large unless the flush buffer fits what is free.
+  static void check_fits(const TimingOptions& o) {
+    check_storage<Kokkos::DefaultExecutionSpace::memory_space>(
+        "--cold: the cache flush buffer", static_cast<std::uint64_t>(o.flush_bytes), 0);
+  }
   void flush() const {
     if (buffer_.extent(0) == 0) return;
     auto b = buffer_;
@@ -50,6 +57,10 @@ class CacheFlusher {
   }
 
  private:
+  static Kokkos::View<double*> allocate(const TimingOptions& o) {
+    check_fits(o);
+    return Kokkos::View<double*>("kobalt::bench::flush", o.flush_bytes / 8);
+  }
   Kokkos::View<double*> buffer_;
 };
 
@@ -73,6 +84,7 @@ inline Timing time_runs(const std::function<void()>& run, const TimingOptions& o
   Timing r;
   r.reps = static_cast<int>(t.size());
   r.min = t.front();
+  r.max = t.back();
   r.median = t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
   return r;
 }

@@ -7,9 +7,12 @@
 
 #include "timing.hpp"
 
+#include <kobalt/formats/storage_limit.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <string>
 
 namespace kobalt::bench {
 
@@ -19,7 +22,16 @@ struct TriadResult {
   double gb_per_s() const { return seconds > 0 ? bytes / seconds * 1e-9 : 0; }
 };
 
+/// Throws format_too_large unless the probe's 3 arrays of `array_bytes`
+/// fit what the device can allocate now; `what` names the setting.
+inline void check_triad_fits(std::int64_t array_bytes, const std::string& what) {
+  check_storage<Kokkos::DefaultExecutionSpace::memory_space>(
+      what + ": the triad probe's 3 arrays of " + std::to_string(array_bytes >> 20) + " MiB",
+      3 * static_cast<std::uint64_t>(array_bytes), 0);
+}
+
 inline TriadResult measure_triad(std::int64_t array_bytes, DeviceClock& clock) {
+  check_triad_fits(array_bytes, "kobalt::bench");
   const std::int64_t n = array_bytes / 8;
   Kokkos::View<double*> a("kobalt::bench::triad_a", n), b("kobalt::bench::triad_b", n),
       c("kobalt::bench::triad_c", n);

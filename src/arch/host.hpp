@@ -3,6 +3,8 @@
 // GPU backend files specialise (included from arch.hpp only).
 #pragma once
 
+#include "host_memory.hpp"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -48,9 +50,9 @@ inline std::uint64_t host_last_level_cache_bytes() {
   return largest;
 }
 
-/// Bytes the host can allocate now: Linux's MemAvailable (free memory plus
-/// the page cache and buffers the kernel would reclaim), else the free
-/// pages. The free pages alone undercount by the whole page cache.
+/// Bytes this process can allocate on the host now: the node's
+/// MemAvailable (else the free pages), capped by the process's ulimits and
+/// its cgroups' memory limits (host_memory.hpp).
 inline std::uint64_t host_available_bytes();
 
 inline std::uint64_t host_pages(int name) {
@@ -199,15 +201,10 @@ struct memory {
 
 namespace detail {
 inline std::uint64_t host_available_bytes() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string line;
-  const std::string key = "MemAvailable:";
-  while (std::getline(meminfo, line))
-    if (line.compare(0, key.size(), key) == 0) {
-      const std::uint64_t kib = std::strtoull(line.c_str() + key.size(), nullptr, 10);
-      if (kib > 0) return kib * 1024;
-    }
-  return host_pages(_SC_AVPHYS_PAGES);
+  const std::uint64_t node = meminfo_available("/proc/meminfo", host_pages(_SC_AVPHYS_PAGES));
+  // At least 1: a free count of 0 reads as "unknown" (available_bytes).
+  return std::max<std::uint64_t>(
+      std::min({node, process_rlimit_headroom(), cgroup_headroom()}), 1);
 }
 }  // namespace detail
 

@@ -17,10 +17,10 @@
 namespace kobalt {
 
 /// Bytes a memory space can allocate now (arch::memory_info): what is free
-/// on the GPU, what the host could make available (Linux's MemAvailable);
+/// on the GPU; on the host Linux's MemAvailable, capped by the process's
+/// ulimits and its cgroup's memory limit (a batch job's, arch/host_memory.hpp);
 /// the total when free is unknown, UINT64_MAX when both are. Total memory
-/// let a 67-byte file ask for 22 GiB of row pointers on a 24 GiB machine
-/// (issue 17).
+/// let a 67-byte file ask for 22 GiB of row pointers on a 24 GiB machine.
 template <class MemorySpace>
 std::uint64_t available_bytes() {
   const arch::MemoryInfo m = arch::memory_info<MemorySpace>();

@@ -3,7 +3,8 @@
 # a run with a correct, a refused-by-library and a generated input, and a
 # --mode T --rhs 2 run and a complex run (value_type complex_double), checked
 # by perf_tests/check_json_schema.py (python3-jsonschema; exit 77 = skipped
-# when the module is missing, which .ci/run does not accept).
+# when the module is missing, which .ci/run does not accept); first, every
+# timed result must hold its spread, time_ms_min <= median <= time_ms_max.
 # Usage: cmake -DBENCH=... -DPYTHON=... -DSOURCE=... -DDATA=... -DWORK=... -P json_schema.cmake
 foreach(var BENCH PYTHON SOURCE DATA WORK)
   if(NOT ${var})
@@ -38,6 +39,38 @@ execute_process(
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "kobalt-bench --value complex_double exited ${rc}\n${out}\n${err}")
 endif()
+# The spread of the repetitions: every timed result has a minimum, a median
+# and a maximum, in that order.
+foreach(report schema_run schema_run_t schema_complex)
+  file(READ ${WORK}/${report}.json json)
+  string(JSON matrices LENGTH "${json}" matrices)
+  set(timed 0)
+  math(EXPR last_matrix "${matrices} - 1")
+  foreach(m RANGE ${last_matrix})
+    string(JSON results LENGTH "${json}" matrices ${m} results)
+    if(results EQUAL 0)
+      continue()
+    endif()
+    math(EXPR last_result "${results} - 1")
+    foreach(r RANGE ${last_result})
+      string(JSON kind TYPE "${json}" matrices ${m} results ${r} time_ms_median)
+      if(kind STREQUAL "NULL")
+        continue()
+      endif()
+      string(JSON median GET "${json}" matrices ${m} results ${r} time_ms_median)
+      string(JSON low GET "${json}" matrices ${m} results ${r} time_ms_min)
+      string(JSON high ERROR_VARIABLE missing GET "${json}" matrices ${m} results ${r} time_ms_max)
+      if(NOT missing STREQUAL "NOTFOUND" OR NOT (low LESS_EQUAL median AND median LESS_EQUAL high))
+        message(FATAL_ERROR "${report}.json, matrix ${m}, result ${r}: min ${low}, median ${median}, "
+                            "max ${high}: not a spread")
+      endif()
+      math(EXPR timed "${timed} + 1")
+    endforeach()
+  endforeach()
+  if(timed EQUAL 0)
+    message(FATAL_ERROR "${report}.json holds no timed result")
+  endif()
+endforeach()
 foreach(report schema_run schema_run_t schema_complex)
   execute_process(
     COMMAND ${PYTHON} ${SOURCE}/perf_tests/check_json_schema.py
