@@ -44,7 +44,9 @@ auto uninitialized(const ExecutionSpace& exec, const std::string& label) {
 template <class ExecutionSpace>
 std::array<ExecutionSpace, 2> partition_in_two(const ExecutionSpace& exec) {
 #if KOKKOS_VERSION >= 30700
-  return Kokkos::Experimental::partition_space(exec, 1, 1);
+  // An array before Kokkos 4.6, a vector from then on.
+  const auto parts = Kokkos::Experimental::partition_space(exec, 1, 1);
+  return {parts[0], parts[1]};
 #else
   return {exec, exec};
 #endif
