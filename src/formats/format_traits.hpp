@@ -11,6 +11,25 @@
 
 namespace kobalt {
 
+namespace detail {
+/// A source slot's number carried through a conversion in place of its
+/// value (formats/value_map.hpp): a double, exact below 2^53. A type of its
+/// own per source value type, so the conversions it instantiates are never
+/// those another translation unit instantiates for real values: nvcc may
+/// link a null host helper for an extended lambda instantiated in several.
+template <class Value>
+struct slot_number {
+  double n = 0;
+  slot_number() = default;
+  /// Slot n + 1's number; 0 marks padding (what conversions write as Value(0)).
+  KOKKOS_INLINE_FUNCTION constexpr slot_number(double v) : n(v) {}
+};
+template <class T>
+inline constexpr bool is_slot_number_v = false;
+template <class V>
+inline constexpr bool is_slot_number_v<slot_number<V>> = true;
+}  // namespace detail
+
 /// Device used when a format is written without one.
 using default_device = Kokkos::DefaultExecutionSpace::device_type;
 
@@ -20,7 +39,7 @@ using default_device = Kokkos::DefaultExecutionSpace::device_type;
 /// memory space).
 template <class Value, class Index, class Device>
 struct format_types {
-  static_assert(is_scalar_v<Value>,
+  static_assert(is_scalar_v<Value> || detail::is_slot_number_v<Value>,
                 "Kobalt formats hold float, double, Kokkos::complex<float> or "
                 "Kokkos::complex<double> values");
   static_assert(std::is_integral_v<Index> && std::is_signed_v<Index>,

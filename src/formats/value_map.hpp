@@ -24,7 +24,7 @@ namespace kobalt {
 
 namespace detail {
 /// Doubles hold every integer up to 2^53 exactly: the largest slot count a
-/// conversion of slot numbers can carry.
+/// conversion of slot numbers (slot_number) can carry.
 inline constexpr std::int64_t max_numbered_slots = std::int64_t{1} << 53;
 
 /// v(k) = first + k + 1: source slots numbered from 1 (0 marks padding).
@@ -32,7 +32,7 @@ template <class ExecutionSpace, class View>
 void number_slots(const ExecutionSpace& exec, const View& v, std::int64_t first) {
   Kokkos::parallel_for(
       "kobalt::value_map::number", range_policy<ExecutionSpace>(exec, 0, v.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t k) { v(k) = static_cast<double>(first + k + 1); });
+      KOKKOS_LAMBDA(const std::int64_t k) { v(k).n = static_cast<double>(first + k + 1); });
 }
 
 /// map(s) = the slot number a converted copy carried to its slot s.
@@ -41,7 +41,7 @@ void read_slot_numbers(const ExecutionSpace& exec, const Numbers& numbers, const
   using M = typename Map::non_const_value_type;
   Kokkos::parallel_for(
       "kobalt::value_map::read", range_policy<ExecutionSpace>(exec, 0, map.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t s) { map(s) = static_cast<M>(numbers(s)); });
+      KOKKOS_LAMBDA(const std::int64_t s) { map(s) = static_cast<M>(numbers(s).n); });
 }
 
 /// target(s) = the source value map(s) names (slots 1..n0 in s0, the rest in
@@ -138,7 +138,8 @@ auto ValueMap<Value, MapIndex, Device>::convert(const ExecutionSpace& exec, cons
   using D = Device;
   const auto source = detail::value_arrays(a);
   constexpr std::size_t n = std::tuple_size_v<decltype(source)>;
-  std::array<detail::values_of<double, D>, n> numbers;
+  using number = detail::slot_number<Value>;
+  std::array<detail::values_of<number, D>, n> numbers;
   std::int64_t total = 0;
   for (std::size_t i = 0; i < n; ++i) total += static_cast<std::int64_t>(source[i].extent(0));
   if (total >= detail::max_numbered_slots ||
@@ -148,12 +149,12 @@ auto ValueMap<Value, MapIndex, Device>::convert(const ExecutionSpace& exec, cons
                          " value slots do not fit the map's index type");
   std::int64_t first = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    numbers[i] = detail::values_of<double, D>(compat::uninitialized(exec, "kobalt::value_map::slots"),
+    numbers[i] = detail::values_of<number, D>(compat::uninitialized(exec, "kobalt::value_map::slots"),
                                               source[i].extent(0));
     detail::number_slots(exec, numbers[i], first);
     first += static_cast<std::int64_t>(source[i].extent(0));
   }
-  const auto numbered = conversion(exec, detail::with_values<double>(exec, a, numbers));
+  const auto numbered = conversion(exec, detail::with_values<number>(exec, a, numbers));
   using numbered_type = std::decay_t<decltype(numbered)>;
   const auto carried = detail::value_arrays(numbered);
   constexpr std::size_t m = std::tuple_size_v<decltype(carried)>;
