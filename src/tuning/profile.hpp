@@ -45,6 +45,9 @@ struct DeviceProfile {
   std::uint64_t l2_bytes = 0;       ///< last-level cache (GPUs: L2; hosts: usually L3); 0 = unknown
   std::uint64_t memory_bytes = 0;   ///< 0 = unknown
   double bandwidth_gbs = 0;         ///< measured stream (triad) bandwidth class; 0 = unknown
+  /// The largest team, vector and team scratch the backend runs (Kokkos'
+  /// answers); the selector clamps launches to them. Unknown: no clamping.
+  arch::TeamLimits team_limits;
 
   // --- tuning constants (table row or profile file) ---
   int team_threads = 1;             ///< threads per team of the row kernels (GPUs)
@@ -599,6 +602,7 @@ inline DeviceProfile builtin_profile(const arch::DeviceInfo& info) {
   p.warp_width = info.warp_width;
   p.l2_bytes = info.l2_bytes;
   p.memory_bytes = info.memory_bytes;
+  p.team_limits = info.team;
   detail::kind_defaults(p);
   p.source = std::string("built-in default for ") + (p.gpu ? "GPUs" : "host backends") +
              ": device '" + p.name + "' is not in the table";
@@ -628,13 +632,8 @@ DeviceProfile profile_of(const ExecutionSpace& exec) {
 /// stays valid for the whole run (entries are never removed).
 template <class ExecutionSpace>
 const DeviceProfile& cached_profile_of(const ExecutionSpace& exec) {
-  static std::mutex lock;
-  static std::map<int, DeviceProfile> profiles;
-  const std::lock_guard<std::mutex> guard(lock);
-  const int id = arch::device_id(exec);
-  auto it = profiles.find(id);
-  if (it == profiles.end()) it = profiles.emplace(id, profile_of(exec)).first;
-  return it->second;
+  struct tag {};
+  return arch::once_per_device<tag>(exec, [&] { return profile_of(exec); });
 }
 
 }  // namespace kobalt::tuning
