@@ -19,6 +19,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -429,6 +430,22 @@ TEST(ProfileFolder, TheProfileForThisDeviceIsUsed) {
   // Named alone, a file for another device stays an error.
   DeviceProfile alone = tuning::builtin_profile(host_info());
   EXPECT_THROW(tuning::apply_profile(alone, folder.path() + "/b_h200.json"), io_error);
+}
+
+// profiles/ itself is such a folder: each committed profile is the one its
+// device takes from it, and the other is listed as ignored.
+TEST(ProfileFolder, CommittedFolderServesEachDevice) {
+  arch::DeviceInfo xeon = host_info();
+  xeon.name = "Intel(R) Xeon(R) Processor";
+  const std::string folder = KOBALT_PROFILES_DIR;
+  for (const auto& [file, other, device] :
+       {std::make_tuple("h200.json", "h200_host_openmp16.json", gpu_info("NVIDIA H200")),
+        std::make_tuple("h200_host_openmp16.json", "h200.json", xeon)}) {
+    DeviceProfile p = tuning::builtin_profile(device);
+    tuning::apply_profile(p, folder);
+    EXPECT_EQ(p.source, "file: " + std::string((std::filesystem::path(folder) / file).string()));
+    EXPECT_NE(p.notes.find(std::string(other) + " (for '"), std::string::npos) << p.notes;
+  }
 }
 
 // The chosen file's errors are errors, as with a file; so is a file of the
