@@ -546,7 +546,9 @@ int main(int argc, char** argv) {
     const exec space;
     tuning::DeviceProfile base = tuning::builtin_profile(arch::device_info(space));
     if (!o.start.empty()) {
-      tuning::apply_profile_file(base, o.start);
+      tuning::apply_profile(base, o.start);
+      // Written back unless fitted: a key the backend cannot run is refused, not clamped.
+      tuning::check_profile_launch_keys(base, o.start);
       std::cout << "starting from " << o.start << "\n";
     }
     std::cout << "device: " << base << "\n";

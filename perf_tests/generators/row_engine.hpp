@@ -111,9 +111,13 @@ void row_items(const std::string& label, std::int64_t rows, std::int64_t mean_wo
                const Body& body) {
   if (rows <= 0) return;
   const tuning::DeviceProfile profile = tuning::cached_profile_of(ExecutionSpace());
-  const tuning::LaunchShape p = tuning::row_launch(
-      profile, tuning::floor_pow2_capped(mean_work > 1 ? mean_work : 1, profile.warp_width),
-      "rows");
+  // Within the backend's team, as tuning::select fits the kernels' launches.
+  std::string clamped;
+  const tuning::LaunchShape p = tuning::fit_launch(
+      tuning::row_launch(
+          profile, tuning::floor_pow2_capped(mean_work > 1 ? mean_work : 1, profile.warp_width),
+          "rows"),
+      profile.team_limits, profile.gpu, clamped);
   const std::int64_t league = (rows + p.rows_per_team - 1) / p.rows_per_team;
   typename RowItems<ExecutionSpace, Body>::policy policy(static_cast<int>(league), p.team_size,
                                                           p.vector_length);

@@ -7,6 +7,7 @@
 //   warp_width(exec)        lanes that run in lockstep and share a vector range
 //   device_id(exec)         which device of the backend exec runs on
 //   device_info(exec)       backend, device name, compute units, L2, memory
+//   team_limits(exec)       the largest team, vector and team scratch a launch may ask for
 //   memory_info<Space>()    free and total bytes of a memory space
 //   atomic_add(dst, v)      y += v where several threads may hit the same y
 //   loads<Exec>::streaming  a load of data read once, coalesced (evict-first on GPUs)
@@ -23,11 +24,45 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
 namespace kobalt::arch {
+
+/// What a team launch may ask of the backend, in Kokkos' own answers
+/// (team_limits()). Zeros mean unknown: nothing is checked against them.
+struct TeamLimits {
+  /// Powers of two up to this many lanes have an entry in team_size_max.
+  static constexpr int lane_steps = 11;
+  /// Most team threads with 2^i vector lanes each (Kokkos' team_size_max of
+  /// an empty kernel: the backend's own limit; a kernel's registers and
+  /// scratch can lower it on GPUs). 0 = unknown.
+  int team_size_max[lane_steps] = {};
+  int vector_length_max = 0;  ///< Kokkos' vector_length_max(); 0 = unknown
+  /// GPUs: Kokkos rounds any other vector length down to a power of two, so
+  /// a kernel that counts on its lanes must ask for a power of two.
+  bool vector_length_power_of_two = false;
+  std::uint64_t scratch_max[2] = {0, 0};  ///< team scratch bytes at levels 0 and 1; 0 = unknown
+
+  /// True when the backend's answers were read.
+  bool known() const { return vector_length_max > 0; }
+  /// True when a team thread may have `lanes` vector lanes.
+  bool vector_length_ok(int lanes) const {
+    if (!known()) return lanes >= 1;
+    if (lanes < 1 || lanes > vector_length_max) return false;
+    return !vector_length_power_of_two || (lanes & (lanes - 1)) == 0;
+  }
+  /// Most team threads with `lanes` lanes each (lanes rounded down to a
+  /// power of two); 0 when unknown.
+  int team_size_for(int lanes) const {
+    int step = 0;
+    while (step + 1 < lane_steps && (2 << step) <= lanes) ++step;
+    return team_size_max[step];
+  }
+};
 
 /// What arch knows about the device behind an execution-space instance.
 struct DeviceInfo {
@@ -38,6 +73,7 @@ struct DeviceInfo {
   int warp_width = 1;           ///< see warp_width()
   std::uint64_t l2_bytes = 0;   ///< last-level cache shared by the compute units (GPUs: L2; hosts: the largest, usually L3); 0 = unknown
   std::uint64_t memory_bytes = 0;  ///< total memory of the device; 0 = unknown
+  TeamLimits team;              ///< see team_limits(); unknown unless device_info() read it
 };
 
 /// Free and total bytes of a memory space.
@@ -107,12 +143,69 @@ int device_id(const ExecutionSpace& exec) {
   return backend<ExecutionSpace>::device_id(exec);
 }
 
-/// Backend, name, compute units, cache and memory of the device behind `exec`.
+namespace detail {
+/// A team kernel that does nothing: what team_limits() asks Kokkos about,
+/// so the answer is the backend's limit and not one kernel's.
+template <class ExecutionSpace>
+struct EmptyTeamKernel {
+  KOKKOS_INLINE_FUNCTION void operator()(
+      const typename Kokkos::TeamPolicy<ExecutionSpace>::member_type&) const {}
+};
+}  // namespace detail
+
+/// The largest team, vector and team scratch the backend of `exec` runs,
+/// from Kokkos' queries (TeamPolicy::team_size_max with an empty kernel at
+/// each power-of-two vector length, vector_length_max, scratch_size_max).
+/// Kokkos aborts on a larger team (host backends) or throws, and shortens a
+/// vector it cannot run without saying so (GPUs).
+template <class ExecutionSpace>
+TeamLimits team_limits(const ExecutionSpace& exec) {
+  using policy = Kokkos::TeamPolicy<ExecutionSpace>;
+  TeamLimits t;
+  t.vector_length_max = policy::vector_length_max();
+  t.vector_length_power_of_two = warp_width(exec) > 1;  // lanes in lockstep: a GPU backend
+  for (int step = 0; step < TeamLimits::lane_steps; ++step) {
+    const int lanes = 1 << step;
+    if (lanes > t.vector_length_max) break;
+    t.team_size_max[step] = policy(exec, 1, 1, lanes)
+                                .team_size_max(detail::EmptyTeamKernel<ExecutionSpace>(),
+                                               Kokkos::ParallelForTag());
+  }
+  for (int level = 0; level < 2; ++level)
+    t.scratch_max[level] = static_cast<std::uint64_t>(policy::scratch_size_max(level));
+  return t;
+}
+
+/// make(), computed once per device of `exec`'s backend for each Tag in this
+/// process (a device query can cost more than a small SpMV); the reference
+/// stays valid for the whole run (entries are never removed).
+template <class Tag, class ExecutionSpace, class Make>
+const std::invoke_result_t<Make>& once_per_device(const ExecutionSpace& exec, Make&& make) {
+  static std::mutex lock;
+  static std::map<int, std::invoke_result_t<Make>> known;
+  const std::lock_guard<std::mutex> guard(lock);
+  const int id = device_id(exec);
+  auto it = known.find(id);
+  if (it == known.end()) it = known.emplace(id, make()).first;
+  return it->second;
+}
+
+/// team_limits(exec), read once per execution-space type and device in this
+/// process: what the kernels check each launch against.
+template <class ExecutionSpace>
+const TeamLimits& cached_team_limits(const ExecutionSpace& exec) {
+  struct tag {};
+  return once_per_device<tag>(exec, [&] { return team_limits(exec); });
+}
+
+/// Backend, name, compute units, cache, memory and team limits of the
+/// device behind `exec`.
 template <class ExecutionSpace>
 DeviceInfo device_info(const ExecutionSpace& exec) {
   DeviceInfo d = backend<ExecutionSpace>::device_info(exec);
   d.backend = ExecutionSpace::name();
   d.warp_width = warp_width(exec);
+  d.team = cached_team_limits(exec);
   return d;
 }
 

@@ -136,9 +136,10 @@ void aligned_coo_seg(const ExecutionSpace& exec, const tuning::LaunchShape& s,
       using functor = AlignedCooSegFunctor<ExecutionSpace, typename matrix::index_view,
                                            typename matrix::value_view, decltype(xb),
                                            decltype(yb), decltype(has_beta)::value>;
-      Kokkos::parallel_for(
+      team_parallel_for(
           label,
-          Kokkos::TeamPolicy<ExecutionSpace>(exec, league, s.team_size, s.vector_length),
+          checked_team_policy<Kokkos::TeamPolicy<ExecutionSpace>>(exec, label, league,
+                                                                  s.team_size, s.vector_length),
           functor{a.seg_row_indices(), a.seg_col_indices(), a.seg_values(), xb, yb, alpha, beta,
                   lanes ? a.seg_size() : Index(0), a.num_segments(), lanes_per_team,
                   others.data(), other_count, league});

@@ -10,13 +10,19 @@
 #include "../compat.hpp"
 #include "../errors.hpp"
 #include "../scalar.hpp"
+#include "../tuning/launch_limits.hpp"
 #include "../tuning/policy.hpp"
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <map>
+#include <mutex>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace kobalt::detail {
 
@@ -215,6 +221,63 @@ inline void check_warp_partition(const std::string& label, const tuning::LaunchS
                             std::to_string(per_warp) + " items, got " +
                             std::to_string(s.vector_length) + " lanes x " +
                             std::to_string(s.entries_per_thread));
+}
+
+/// The team policy of a launch of `label`: `league` teams of `team_size`
+/// threads with `vector_length` lanes, checked first against what the
+/// backend runs (arch::cached_team_limits). Kokkos aborts on a host team
+/// too large, throws on a GPU one and shortens a vector it cannot run;
+/// here each is an invalid_parameter naming the limit.
+template <class Policy, class ExecutionSpace>
+Policy checked_team_policy(const ExecutionSpace& exec, const std::string& label,
+                           std::int64_t league, int team_size, int vector_length) {
+  if (league < 0 || league > std::numeric_limits<int>::max())
+    throw invalid_parameter("kobalt: " + label + ": " + std::to_string(league) +
+                            " teams; a Kokkos league holds at most " +
+                            std::to_string(std::numeric_limits<int>::max()));
+  const std::string why =
+      tuning::team_excess(team_size, vector_length, arch::cached_team_limits(exec));
+  if (!why.empty()) throw invalid_parameter("kobalt: " + label + ": " + why);
+  return Policy(exec, static_cast<int>(league), team_size, vector_length);
+}
+
+/// Throws invalid_parameter naming the limit unless `bytes` of team scratch
+/// at `level` fit what the backend allows (Kokkos' scratch_size_max).
+template <class ExecutionSpace>
+void check_team_scratch(const ExecutionSpace& exec, const std::string& label, int level,
+                        std::size_t bytes) {
+  const std::string why = tuning::scratch_excess(level, bytes, arch::cached_team_limits(exec));
+  if (!why.empty()) throw invalid_parameter("kobalt: " + label + ": " + why);
+}
+
+/// Kokkos' team_size_max of functor `f` under `policy` (its lanes and
+/// level-0 scratch): on GPUs the kernel's registers and scratch can lower
+/// the backend's limit. Asked once per functor type, lanes and scratch.
+template <class Policy, class Functor>
+int functor_team_size_max(const Policy& policy, const Functor& f) {
+  static std::mutex lock;
+  static std::map<std::pair<int, std::size_t>, int> known;
+  const std::pair<int, std::size_t> key{policy.impl_vector_length(),
+                                        static_cast<std::size_t>(policy.scratch_size(0))};
+  const std::lock_guard<std::mutex> guard(lock);
+  auto it = known.find(key);
+  if (it == known.end())
+    it = known.emplace(key, policy.team_size_max(f, Kokkos::ParallelForTag())).first;
+  return it->second;
+}
+
+/// Kokkos::parallel_for(label, policy, f), once the backend is known to run
+/// `f` with the policy's team (functor_team_size_max); otherwise an
+/// invalid_parameter naming the limit.
+template <class Policy, class Functor>
+void team_parallel_for(const std::string& label, const Policy& policy, const Functor& f) {
+  const int most = functor_team_size_max(policy, f);
+  if (policy.team_size() > most)
+    throw invalid_parameter("kobalt: " + label + ": team_size " +
+                            std::to_string(policy.team_size()) + ": the backend runs this kernel " +
+                            "with at most " + std::to_string(most) +
+                            " team threads (Kokkos team_size_max)");
+  Kokkos::parallel_for(label, policy, f);
 }
 
 /// "kobalt::spmv<format,strategy>": the label every kernel launches under.

@@ -142,10 +142,10 @@ void coo_segmented(const ExecutionSpace& exec, const tuning::LaunchShape& s,
             CooWalkFunctor<IndexView, ValueView, decltype(xb), decltype(yb)>{
                 row, col, val, xb, yb, alpha, nnz, chunk});
       else
-        Kokkos::parallel_for(
+        team_parallel_for(
             label,
-            Kokkos::TeamPolicy<ExecutionSpace>(exec, static_cast<int>(league), s.team_size,
-                                               Lanes::value),
+            checked_team_policy<Kokkos::TeamPolicy<ExecutionSpace>>(exec, label, league,
+                                                                    s.team_size, Lanes::value),
             CooSegmentedFunctor<ExecutionSpace, Lanes::value, IndexView, ValueView, decltype(xb),
                                 decltype(yb)>{row, col, val, xb, yb, alpha, nnz, chunk});
     });

@@ -607,8 +607,10 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
         while (team_size > 1 && team_size * per_warp + slack > level0) team_size /= 2;
         const int level = team_size * per_warp + slack <= level0 ? 0 : 1;
         const std::int64_t league = (tiles + team_size - 1) / team_size;
-        policy_type policy(exec, static_cast<int>(league), team_size, Lanes::value);
+        auto policy =
+            checked_team_policy<policy_type>(exec, label, league, team_size, Lanes::value);
         // + slack: what get_shmem_aligned may skip to align the block.
+        check_team_scratch(exec, label, level, team_size * per_warp + slack);
         policy.set_scratch_size(level, Kokkos::PerTeam(team_size * per_warp + slack));
         dispatch_beta(beta, [&](auto has_beta) {
           using functor = CsrMergePathFunctor<ExecutionSpace, Lanes::value,
@@ -616,20 +618,22 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                                               typename matrix::col_view,
                                               typename matrix::val_view, decltype(xb),
                                               decltype(yb), decltype(has_beta)::value>;
-          Kokkos::parallel_for(label, policy,
-                               functor{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha,
-                                       beta, p.tile_row.data(), p.carries.data(),
-                                       p.run_first.data(), p.run_last.data(), p.heads.data(),
-                                       p.arrived.data(), rows, nnz, p.tile, tiles,
-                                       static_cast<int>(s.entries_per_thread), level});
+          team_parallel_for(label, policy,
+                            functor{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha,
+                                    beta, p.tile_row.data(), p.carries.data(),
+                                    p.run_first.data(), p.run_last.data(), p.heads.data(),
+                                    p.arrived.data(), rows, nnz, p.tile, tiles,
+                                    static_cast<int>(s.entries_per_thread), level});
         });
         if (p.one_launch()) return;
         const std::int64_t per_fixup_team = s.team_size * Lanes::value;
         const std::int64_t fixup_league = (tiles + per_fixup_team - 1) / per_fixup_team;
         using fixup = CsrMergeFixupFunctor<ExecutionSpace, Lanes::value, decltype(yb)>;
-        policy_type fixup_policy(exec, static_cast<int>(fixup_league), s.team_size, Lanes::value);
+        auto fixup_policy = checked_team_policy<policy_type>(exec, label + "::fixup", fixup_league,
+                                                             s.team_size, Lanes::value);
+        check_team_scratch(exec, label + "::fixup", 0, fixup::scratch_bytes(s.team_size));
         fixup_policy.set_scratch_size(0, Kokkos::PerTeam(fixup::scratch_bytes(s.team_size)));
-        Kokkos::parallel_for(
+        team_parallel_for(
             label + "::fixup", fixup_policy,
             fixup{yb, alpha, p.tile_row.data(), p.run_last.data(), p.carries.data(), rows, tiles});
       }

@@ -34,7 +34,8 @@ struct CsrRowFunctor {
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
     const index_type first = static_cast<index_type>(team.league_rank()) * rows_per_team;
-    const index_type last = first + rows_per_team < rows ? first + rows_per_team : rows;
+    // rows - first, not first + rows_per_team: no overflow near the index's top.
+    const index_type last = rows - first > rows_per_team ? first + rows_per_team : rows;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const index_type i) {
       Sums<scalar, block_width<decltype(y.y)>> sum;
       row_reduce_contiguous(team, col, val, x, row_ptr(i), row_ptr(i + 1), sum);
@@ -56,16 +57,17 @@ void csr_rows(const ExecutionSpace& exec, const tuning::LaunchShape& s, const st
   const Index rows = a.rows();
   if (rows == 0) return;
   const Index per_team = static_cast<Index>(s.rows_per_team);
-  const Index league = (rows + per_team - 1) / per_team;
-  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, league, s.team_size, s.vector_length);
+  const std::int64_t league = (static_cast<std::int64_t>(rows) + per_team - 1) / per_team;
+  const auto policy = checked_team_policy<Kokkos::TeamPolicy<ExecutionSpace>>(
+      exec, label, league, s.team_size, s.vector_length);
   for_each_column_block(x, y, [&](auto xb, auto yb) {
     dispatch_beta(beta, [&](auto has_beta) {
       using functor = CsrRowFunctor<ExecutionSpace, typename matrix::row_ptr_view,
                                     typename matrix::col_view, typename matrix::val_view,
                                     decltype(xb), decltype(yb), decltype(has_beta)::value>;
-      Kokkos::parallel_for(label, policy,
-                           functor{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha, beta,
-                                   rows, per_team});
+      team_parallel_for(label, policy,
+                        functor{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha, beta,
+                                rows, per_team});
     });
   });
 }

@@ -148,7 +148,8 @@ void csrk_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                          "super-rows");
   if (groups == 0) return;
   using policy_type = Kokkos::TeamPolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Static>>;
-  policy_type policy(exec, static_cast<int>(groups), s.team_size, s.vector_length);
+  const auto policy = checked_team_policy<policy_type>(exec, "kobalt::spmv<csrk>", groups,
+                                                       s.team_size, s.vector_length);
   const csr_type& m = a.matrix();
   auto launch = [&](auto xb, auto yb, auto has_beta, auto permuted, auto three_levels) {
     // The matrix's arrays are const Views; CsrK's pointers convert to them.
@@ -156,11 +157,10 @@ void csrk_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                                 typename csr_type::val_view, decltype(xb), decltype(yb),
                                 decltype(has_beta)::value, decltype(permuted)::value,
                                 decltype(three_levels)::value>;
-    Kokkos::parallel_for(kernel_label("csrk", decltype(three_levels)::value ? "k3" : "k2"),
-                         policy,
-                         functor{m.row_ptr(), m.col_indices(), m.values(), a.sr_ptr(),
-                                 a.ssr_ptr(), a.permutation(), xb, yb, alpha, beta,
-                                 s.row_threads, s.super_row_threads(), s.vector_length});
+    team_parallel_for(kernel_label("csrk", decltype(three_levels)::value ? "k3" : "k2"), policy,
+                      functor{m.row_ptr(), m.col_indices(), m.values(), a.sr_ptr(), a.ssr_ptr(),
+                              a.permutation(), xb, yb, alpha, beta, s.row_threads,
+                              s.super_row_threads(), s.vector_length});
   };
   auto with_levels = [&](auto xb, auto yb, auto has_beta, auto permuted) {
     if (a.k() == 3)

@@ -182,8 +182,8 @@ void slot_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
       // on it beyond rounding; a power of two keeps the slot pattern per warp.
       // Seen on the H200 (2026-11-23): complex<double> capped the team at 12
       // threads of 32 lanes where ELL asked for 16 threads per row.
-      const int most = policy_type(exec, 1, 1, s.vector_length)
-                           .team_size_max(f, Kokkos::ParallelForTag());
+      const auto probe = checked_team_policy<policy_type>(exec, label, 1, 1, s.vector_length);
+      const int most = functor_team_size_max(probe, f);
       if (most < 1)
         throw invalid_parameter("kobalt: " + label + ": the backend runs no team of " +
                                 std::to_string(s.vector_length) + " lanes for this kernel");
@@ -196,15 +196,22 @@ void slot_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
       const std::size_t level0 = static_cast<std::size_t>(policy_type::scratch_size_max(0));
       while (f.blocks_per_team > 1 && functor::reserved_bytes(f.blocks_per_team, t, b) > level0)
         f.blocks_per_team /= 2;
+      // Past level 1's limit too (long slices), fewer threads per row: any t is correct.
+      const std::size_t level1 = static_cast<std::size_t>(policy_type::scratch_size_max(1));
+      while (f.t > 1 && functor::reserved_bytes(f.blocks_per_team, f.t, b) > level0 &&
+             functor::reserved_bytes(f.blocks_per_team, f.t, b) > level1)
+        f.t /= 2;
       const int league = static_cast<int>(std::min<std::int64_t>(
           (units + f.blocks_per_team - 1) / f.blocks_per_team, std::numeric_limits<int>::max()));
-      policy_type policy(exec, league, f.blocks_per_team * t, s.vector_length);
-      if (t > 1) {
-        const std::size_t bytes = functor::reserved_bytes(f.blocks_per_team, t, b);
+      auto policy = checked_team_policy<policy_type>(exec, label, league, f.blocks_per_team * f.t,
+                                                     s.vector_length);
+      if (f.t > 1) {
+        const std::size_t bytes = functor::reserved_bytes(f.blocks_per_team, f.t, b);
         f.scratch_level = bytes <= level0 ? 0 : 1;
+        check_team_scratch(exec, label, f.scratch_level, bytes);
         policy.set_scratch_size(f.scratch_level, Kokkos::PerTeam(bytes));
       }
-      Kokkos::parallel_for(label, policy, f);
+      team_parallel_for(label, policy, f);
     });
   });
 }

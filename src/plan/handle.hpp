@@ -161,7 +161,7 @@ class SpmvHandle {
              const tuning::DeviceProfile& profile, const tuning::MatrixStats& stats,
              const tuning::SpmvPolicy& policy)
       : SpmvHandle(selected{}, exec, a, strategy, profile, stats,
-                   checked(policy, detail::policy_for(stats, profile, a, strategy))) {}
+                   checked(exec, policy, detail::policy_for(stats, profile, a, strategy))) {}
 
   /// Reproducible results: a fixed-order strategy (default: the format's
   /// first fixed-order one, tuning::reproducible_strategy) and one part per
@@ -367,7 +367,8 @@ class SpmvHandle {
 
   /// `policy` if it has the launches `expected` has, each with positive
   /// sizes; throws invalid_parameter otherwise (before anything is allocated).
-  static const tuning::SpmvPolicy& checked(const tuning::SpmvPolicy& policy,
+  static const tuning::SpmvPolicy& checked(const ExecutionSpace& exec,
+                                           const tuning::SpmvPolicy& policy,
                                            const tuning::SpmvPolicy& expected) {
     if (policy.launches.size() != expected.launches.size())
       throw invalid_parameter("kobalt::SpmvHandle: policy '" + policy.str() + "' has " +
@@ -384,6 +385,8 @@ class SpmvHandle {
                                 " needs positive sizes (entries_per_thread >= 1 for chunked "
                                 "launches, 0 for row launches)");
     }
+    // A forced policy is refused, not clamped, where the backend cannot run it.
+    tuning::check_launches(policy, arch::cached_team_limits(exec), "kobalt::SpmvHandle");
     return policy;
   }
 

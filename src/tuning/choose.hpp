@@ -15,7 +15,9 @@
 //     auto_min_convert_nnz nonzeros stay in Csr: CSR is at or near the best
 //     there (measurements beside the profile's constant, tuning/profile.hpp).
 //  2. The regular/irregular split of 002 §5.3 (row-length variance <= 10,
-//     MatrixStats::regular): regular matrices take ELL, irregular ones from
+//     MatrixStats::regular): regular matrices that ELL pads to at most
+//     auto_ell_max_fill slots per nonzero take ELL (others stay in Csr: a
+//     few long rows would multiply the storage), irregular ones from
 //     profile.auto_hybrid_min_nnz nonzeros take Hybrid, other irregular ones stay in
 //     Csr (csr::automatic: 003 Alg. 3 picks its kernel). The thresholds
 //     are the profile's (auto_min_convert_nnz, auto_hybrid_min_nnz), with
@@ -45,6 +47,21 @@ enum class auto_format { csr, ell, hybrid, sellp };
 /// and SELL-P won 1.20x; delaunay_n16 pads to 1.34 and lost 1.57x (74.7
 /// against CSR's 47.4 us), though its rows vary as little (variance 1.8).
 inline constexpr double auto_sellp_max_fill = 1.25;
+
+/// Most slots per nonzero rule 2 lets ELL store: the rows kernel stops at a
+/// row's first padding slot, so padding costs storage more than time, and
+/// the bound keeps the regular matrices ELL runs faster while refusing
+/// those it would pad several times over (docs/sources.md, "ELL padding limit").
+inline constexpr double auto_ell_max_fill = 3.0;
+
+/// ELL's slots per nonzero for a matrix with statistics `stats`: every row
+/// padded to the longest, rows * max_row_nnz / nnz (1 = no padding; 0
+/// without entries). Read off the row moments, no pass over the matrix.
+inline double ell_fill(const MatrixStats& stats) {
+  if (stats.nnz <= 0) return 0;
+  return static_cast<double>(stats.rows) * static_cast<double>(stats.max_row_nnz) /
+         static_cast<double>(stats.nnz);
+}
 
 /// The format's name as kobalt-bench spells it.
 inline const char* format_name(auto_format f) {
@@ -122,8 +139,14 @@ inline FormatChoice choose_format(const MatrixStats& stats, const DeviceProfile&
   auto_format f;
   std::int64_t needed = 0;
   if (stats.regular()) {
+    why << " <= " << regular_variance_limit << ": regular (002 §5.3)";
+    if (ell_fill(stats) > auto_ell_max_fill) {
+      why << ", but ELL would store " << ell_fill(stats) << " > " << auto_ell_max_fill
+          << " slots per nonzero (longest row " << stats.max_row_nnz << "): stays in CSR";
+      return {auto_format::csr, "csr: " + why.str()};
+    }
     f = auto_format::ell;
-    why << " <= " << regular_variance_limit << ": regular (002 §5.3), ELL";
+    why << ", ELL (" << ell_fill(stats) << " <= " << auto_ell_max_fill << " slots per nonzero)";
     needed = break_even_applies(profile.auto_ell_speedup, profile.auto_ell_setup_spmvs);
   } else if (stats.nnz >= profile.auto_hybrid_min_nnz) {
     f = auto_format::hybrid;

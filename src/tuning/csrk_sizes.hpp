@@ -9,6 +9,7 @@
 #include "profile.hpp"
 #include "../formats/csrk.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -80,9 +81,14 @@ inline constexpr CsrkSizeModel csrk_hopper_model{
     8.0, 0.0,
     {{1.0, false, 1.0}, {1.0, false, 1.0}, {1.0, false, 1.0}}};
 
-/// ⌊x⌉ of 002 §4.1: round to nearest, half toward +infinity.
+/// ⌊x⌉ of 002 §4.1: round to nearest, half toward +infinity, saturated
+/// at +-csrk_size_max (a model with huge coefficients must not overflow;
+/// NaN gives 0).
 inline std::int64_t round_half_up(double x) {
-  return static_cast<std::int64_t>(std::floor(x + 0.5));
+  const double r = std::floor(x + 0.5);
+  const double most = static_cast<double>(csrk_size_max);
+  if (!(r == r)) return 0;
+  return static_cast<std::int64_t>(r > most ? most : r < -most ? -most : r);
 }
 
 /// The rdensity case of 002 §4.1: 1 (r <= 8), 2 (8 < r <= 16),
@@ -101,7 +107,9 @@ inline int csrk_rdensity_case(double rdensity) {
 ///   002's suite with rdensity 2.10-41.94 (Table 1, §5.3), and ln r -> -inf
 ///   as r -> 0 (an empty matrix);
 /// - each size is at least 1: at very high rdensity (Volta SSRS above
-///   r ≈ 1,240) the formula goes to 0 and below.
+///   r ≈ 1,240) the formula goes to 0 and below;
+/// - each size is at most csrk_size_max (coefficients a profile refuses, or
+///   a model built in code).
 inline CsrkSizes csrk_model_sizes(const CsrkSizeModel& model, double rdensity) {
   const double r = rdensity < 1.0 || !(rdensity == rdensity) ? 1.0 : rdensity;
   const double ln_r = std::log(r);
@@ -157,7 +165,7 @@ inline bool csrk_model_of(const DeviceProfile& profile, CsrkSizeModel& model) {
 ///   model (002 tunes only CSR-3 on GPUs). On the H200 that is 256, which
 ///   reached 93-100% of the best SRS in {16, ..., 768} on the six matrices
 ///   of the hopper model's sweep (csrk_grid.txt). super_super_row_size is
-///   unused and reported as 1.
+///   unused and reported as 1; the product saturates at csrk_size_max.
 /// - A profile without a model (hosts): its fixed sizes (SRS = 96, 002 §4.2;
 ///   k = 3 adds SSRS = 8, not measured).
 inline CsrkSizes csrk_default_sizes(const DeviceProfile& profile, int k, double rdensity) {
@@ -166,7 +174,8 @@ inline CsrkSizes csrk_default_sizes(const DeviceProfile& profile, int k, double 
   if (csrk_model_of(profile, model)) {
     s = csrk_model_sizes(model, rdensity);
     if (k == 2) {
-      s.super_row_size *= s.super_super_row_size;
+      // Both at most csrk_size_max: the product fits; saturated like them.
+      s.super_row_size = std::min(s.super_row_size * s.super_super_row_size, csrk_size_max);
       s.super_super_row_size = 1;
     }
   } else {

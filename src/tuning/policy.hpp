@@ -46,13 +46,14 @@ struct LaunchShape {
 
 /// What tuning::select resolved a kernel strategy to: the kernel that runs,
 /// its launches and the rule that chose them. SpmvHandle::policy() returns it.
-/// What tuning::select resolved a kernel strategy to: the kernel that runs,
-/// its launches and the rule that chose them. SpmvHandle::policy() returns it.
 struct SpmvPolicy {
   std::string format;                ///< "csr", "ell", ...
   std::string kernel;                ///< the strategy that runs: "classical", "rows", ...
   std::vector<LaunchShape> launches; ///< in launch order
   std::string rule;                  ///< why: the rule that fired, with its source
+  /// What the selector changed so the backend runs the launches (a team or
+  /// vector the device profile asked for beyond its limits); "" = nothing.
+  std::string notes;
 
   /// "classical rows{team_size=16, vector_length=8, rows_per_team=16}".
   std::string str() const {
@@ -60,10 +61,11 @@ struct SpmvPolicy {
     s << *this;
     return s.str();
   }
-  /// Prints the kernel, then each launch.
+  /// Prints the kernel, then each launch, then the notes if any.
   friend std::ostream& operator<<(std::ostream& os, const SpmvPolicy& p) {
     os << p.kernel;
     for (const auto& l : p.launches) os << " " << l;
+    if (!p.notes.empty()) os << " (note: " << p.notes << ")";
     return os;
   }
 };

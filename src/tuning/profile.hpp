@@ -14,13 +14,20 @@
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
+#include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <system_error>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 namespace kobalt::tuning {
 
@@ -38,6 +45,9 @@ struct DeviceProfile {
   std::uint64_t l2_bytes = 0;       ///< last-level cache (GPUs: L2; hosts: usually L3); 0 = unknown
   std::uint64_t memory_bytes = 0;   ///< 0 = unknown
   double bandwidth_gbs = 0;         ///< measured stream (triad) bandwidth class; 0 = unknown
+  /// The largest team, vector and team scratch the backend runs (Kokkos'
+  /// answers); the selector clamps launches to them. Unknown: no clamping.
+  arch::TeamLimits team_limits;
 
   // --- tuning constants (table row or profile file) ---
   int team_threads = 1;             ///< threads per team of the row kernels (GPUs)
@@ -94,6 +104,9 @@ struct DeviceProfile {
   /// Where the constants came from ("built-in: NVIDIA H200", "built-in
   /// default for GPUs: device 'X' is not in the table", "file: p.json").
   std::string source;
+  /// What was ignored on the way (profiles for other devices in a
+  /// KOBALT_PROFILE folder); "" = nothing.
+  std::string notes;
 
   /// The profile as operator<< prints it.
   std::string str() const {
@@ -109,7 +122,7 @@ struct DeviceProfile {
               << (p.bandwidth_gbs > 0 ? ", " + std::to_string(static_cast<long>(p.bandwidth_gbs)) +
                                             " GB/s"
                                       : std::string())
-              << "; " << p.source << ")";
+              << "; " << p.source << (p.notes.empty() ? "" : "; " + p.notes) << ")";
   }
 };
 
@@ -210,85 +223,181 @@ inline std::string trim(const std::string& s) {
 
 }  // namespace detail
 
-/// Applies a JSON profile file on top of `p`: one flat object of
-/// "key": value pairs, keys named as DeviceProfile's tuning fields
-/// (team_threads, rows_per_team, entries_per_thread, warps_per_cu, oversubscription, merge_path_items, csrk_k, csrk_model,
-/// csrk_ssrs_constant, csrk_ssrs_log, csrk_srs_constant, csrk_srs_log, csrk_super_row_size, csrk_super_super_row_size, x_rows_min_rhs, auto_min_convert_nnz,
-/// auto_hybrid_min_nnz, auto_ell_speedup, auto_hybrid_speedup, auto_ell_setup_spmvs,
-/// auto_hybrid_setup_spmvs, auto_sellp_max_nnz, auto_sellp_speedup,
-/// auto_sellp_setup_spmvs, auto_sellp_slice_size, bandwidth_gbs) plus an
-/// optional "name" that must occur in the device's name. Throws io_error
-/// naming file and line for anything else (unknown key, bad value, a profile
-/// for another device).
-inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
+/// The largest CSR-k size (SSRS or SRS) a profile may give or a size model
+/// return (tuning/csrk_sizes.hpp saturates at it): a team walks a
+/// super-row, so larger sizes are never a tuning choice, and the product of
+/// two stays far inside a signed 64-bit count.
+inline constexpr std::int64_t csrk_size_max = std::numeric_limits<int>::max();
+
+namespace detail {
+
+/// One "key": value pair of a profile file, where it stands.
+struct ProfileEntry {
+  std::string key;
+  std::string value;     ///< a string's text without quotes, or a number's
+  bool quoted = false;   ///< a JSON string
+  std::int64_t key_line = 0, value_line = 0;
+};
+
+/// A profile file read as JSON: one flat object of "key": value pairs.
+struct ProfileText {
+  std::string path;
+  std::vector<ProfileEntry> entries;
+  /// The entry of `key`, or nullptr.
+  const ProfileEntry* find(const std::string& key) const {
+    for (const auto& e : entries)
+      if (e.key == key) return &e;
+    return nullptr;
+  }
+};
+
+/// True when `s` is a JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+inline bool json_number(const std::string& s) {
+  std::size_t i = 0;
+  const auto digits = [&]() {
+    const std::size_t from = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    return i > from;
+  };
+  if (i < s.size() && s[i] == '-') ++i;
+  if (i < s.size() && s[i] == '0') {
+    ++i;
+  } else if (!digits()) {
+    return false;
+  }
+  if (i < s.size() && s[i] == '.' && (++i, !digits())) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == s.size();
+}
+
+/// Reads `path` as one flat JSON object of "key": value pairs (values are
+/// strings or numbers), strictly: a trailing comma, a missing comma, a key
+/// given twice or any text after the closing brace is an io_error naming
+/// the file and the line.
+inline ProfileText read_profile_text(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw io_error(path, 0, "cannot open the device profile");
   std::stringstream buffer;
   buffer << in.rdbuf();
   const std::string text = buffer.str();
-  std::size_t pos = text.find('{');
-  if (pos == std::string::npos) throw io_error(path, 1, "a profile is one JSON object");
-  auto line_of = [&](std::size_t at) {
-    return static_cast<std::int64_t>(std::count(text.begin(), text.begin() + at, '\n') + 1);
+  const auto line_of = [&](std::size_t at) {
+    return static_cast<std::int64_t>(
+        std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(std::min(at, text.size())),
+                   '\n') +
+        1);
   };
-  auto fail = [&](std::size_t at, const std::string& what) {
+  const auto fail = [&](std::size_t at, const std::string& what) {
     throw io_error(path, line_of(at), what);
   };
-  ++pos;
-  while (true) {
-    pos = text.find_first_not_of(" \t\r\n,", pos);
-    if (pos == std::string::npos) fail(text.size(), "missing '}'");
-    if (text[pos] == '}') break;
-    if (text[pos] != '"') fail(pos, "expected a \"key\"");
-    const std::size_t key_end = text.find('"', pos + 1);
-    if (key_end == std::string::npos) fail(pos, "unterminated key");
-    const std::string key = text.substr(pos + 1, key_end - pos - 1);
-    const std::size_t colon = text.find(':', key_end);
-    if (colon == std::string::npos) fail(key_end, "expected ':' after \"" + key + "\"");
-    std::size_t vstart = text.find_first_not_of(" \t\r\n", colon + 1);
-    if (vstart == std::string::npos) fail(colon, "missing value of \"" + key + "\"");
-    std::string value;
-    std::size_t next;
-    bool quoted = text[vstart] == '"';
-    if (quoted) {
-      next = text.find('"', vstart + 1);
-      if (next == std::string::npos) fail(vstart, "unterminated string");
-      value = text.substr(vstart + 1, next - vstart - 1);
-      ++next;
-    } else {
-      next = text.find_first_of(",}\n", vstart);
-      if (next == std::string::npos) next = text.size();
-      value = detail::trim(text.substr(vstart, next - vstart));
+  const auto skip_space = [&](std::size_t at) {
+    const std::size_t next = text.find_first_not_of(" \t\r\n", at);
+    return next == std::string::npos ? text.size() : next;
+  };
+  // A string from the quote at `at`: its text, and the position after it.
+  const auto string_at = [&](std::size_t at) {
+    const std::size_t end = text.find_first_of("\"\\\n", at + 1);
+    if (end == std::string::npos || text[end] == '\n') fail(at, "unterminated string");
+    if (text[end] == '\\') fail(end, "escapes are not supported in a profile");
+    return std::make_pair(text.substr(at + 1, end - at - 1), end + 1);
+  };
+  ProfileText t;
+  t.path = path;
+  std::size_t pos = skip_space(0);
+  if (pos == text.size() || text[pos] != '{') {
+    if (text.find('{') == std::string::npos) fail(0, "a profile is one JSON object");
+    fail(pos, "text before the profile's '{'");
+  }
+  pos = skip_space(pos + 1);
+  if (pos < text.size() && text[pos] == '}') {
+    ++pos;
+  } else {
+    while (true) {
+      if (pos == text.size()) fail(pos, "missing '}'");
+      if (text[pos] != '"') fail(pos, "expected a \"key\"");
+      ProfileEntry e;
+      e.key_line = line_of(pos);
+      std::tie(e.key, pos) = string_at(pos);
+      for (const auto& other : t.entries)
+        if (other.key == e.key)
+          fail(pos - 1, "\"" + e.key + "\" is given twice (first on line " +
+                            std::to_string(other.key_line) + ")");
+      pos = skip_space(pos);
+      if (pos == text.size() || text[pos] != ':') fail(pos, "expected ':' after \"" + e.key + "\"");
+      pos = skip_space(pos + 1);
+      if (pos == text.size() || text[pos] == ',' || text[pos] == '}')
+        fail(pos, "missing value of \"" + e.key + "\"");
+      e.value_line = line_of(pos);
+      if (text[pos] == '"') {
+        e.quoted = true;
+        std::tie(e.value, pos) = string_at(pos);
+      } else {
+        std::size_t end = text.find_first_of(" \t\r\n,}", pos);
+        if (end == std::string::npos) end = text.size();
+        e.value = text.substr(pos, end - pos);
+        pos = end;
+      }
+      t.entries.push_back(std::move(e));
+      pos = skip_space(pos);
+      if (pos == text.size()) fail(pos, "missing '}'");
+      if (text[pos] == '}') {
+        ++pos;
+        break;
+      }
+      if (text[pos] != ',') fail(pos, "expected ',' or '}' after the value of \"" +
+                                          t.entries.back().key + "\"");
+      const std::size_t comma = pos;
+      pos = skip_space(pos + 1);
+      if (pos < text.size() && text[pos] == '}') fail(comma, "trailing comma before '}'");
     }
-    auto number = [&]() {
-      if (quoted) fail(vstart, "\"" + key + "\" must be a number");
-      char* end = nullptr;
-      const double v = std::strtod(value.c_str(), &end);
-      if (value.empty() || *end != '\0' || !(v >= 0) || v > 1e15)
-        fail(vstart, "\"" + key + "\" = " + value + " is not a number >= 0");
+  }
+  pos = skip_space(pos);
+  if (pos != text.size()) fail(pos, "text after the profile's closing '}'");
+  return t;
+}
+
+/// Applies the entries of a profile read by read_profile_text on top of
+/// `p` (see apply_profile_file); throws io_error naming file and line.
+inline void apply_profile_entries(DeviceProfile& p, const ProfileText& t) {
+  for (const ProfileEntry& e : t.entries) {
+    const std::string& key = e.key;
+    const std::string& value = e.value;
+    const auto fail = [&](const std::string& what) { throw io_error(t.path, e.value_line, what); };
+    const auto parsed = [&]() {
+      if (e.quoted) fail("\"" + key + "\" must be a number");
+      if (!json_number(value)) fail("\"" + key + "\" = " + value + " is not a number");
+      return std::strtod(value.c_str(), nullptr);
+    };
+    const auto number = [&]() {
+      const double v = parsed();
+      if (!(v >= 0) || v > 1e15) fail("\"" + key + "\" = " + value + " is not a number >= 0");
       return v;
     };
-    auto real = [&]() {  // any finite number, negative ones included
-      if (quoted) fail(vstart, "\"" + key + "\" must be a number");
-      char* end = nullptr;
-      const double v = std::strtod(value.c_str(), &end);
-      if (value.empty() || *end != '\0' || !(v >= -1e15 && v <= 1e15))
-        fail(vstart, "\"" + key + "\" = " + value + " is not a number in [-1e15, 1e15]");
+    const auto real = [&](double most) {  // any number in [-most, most]
+      const double v = parsed();
+      if (!(v >= -most && v <= most))
+        fail("\"" + key + "\" = " + value + " is not a number in [-" +
+             std::to_string(static_cast<std::int64_t>(most)) + ", " +
+             std::to_string(static_cast<std::int64_t>(most)) + "]");
       return v;
     };
-    auto whole = [&](double lo, double hi) {
-      const double v = number();
-      if (v != static_cast<double>(static_cast<std::int64_t>(v)) || v < lo || v > hi)
-        fail(vstart, "\"" + key + "\" = " + value + " must be a whole number in [" +
-                         std::to_string(static_cast<std::int64_t>(lo)) + ", " +
-                         std::to_string(static_cast<std::int64_t>(hi)) + "]");
+    const auto whole = [&](double lo, double hi) {
+      const double v = parsed();
+      if (!(v >= lo && v <= hi) || v != std::floor(v))
+        fail("\"" + key + "\" = " + value + " must be a whole number in [" +
+             std::to_string(static_cast<std::int64_t>(lo)) + ", " +
+             std::to_string(static_cast<std::int64_t>(hi)) + "]");
       return static_cast<std::int64_t>(v);
     };
     constexpr double int_max = 2147483647.0, count_max = 1e15;
+    const double size_max = static_cast<double>(csrk_size_max);
     if (key == "name") {
-      if (!quoted || value.empty()) fail(vstart, "\"name\" must be a non-empty string");
+      if (!e.quoted || value.empty()) fail("\"name\" must be a non-empty string");
       if (p.name.find(value) == std::string::npos)
-        fail(vstart, "profile for '" + value + "', but this device is '" + p.name + "'");
+        fail("profile for '" + value + "', but this device is '" + p.name + "'");
     } else if (key == "bandwidth_gbs") {
       p.bandwidth_gbs = number();
     } else if (key == "team_threads") {
@@ -306,20 +415,19 @@ inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
     } else if (key == "csrk_k") {
       p.csrk_k = static_cast<int>(whole(2, 3));
     } else if (key == "csrk_model") {
-      if (!quoted ||
+      if (!e.quoted ||
           (value != "hopper" && value != "ampere" && value != "volta" && value != "fitted" &&
            value != "none"))
-        fail(vstart,
-             "\"csrk_model\" must be \"hopper\", \"ampere\", \"volta\", \"fitted\" or \"none\"");
+        fail("\"csrk_model\" must be \"hopper\", \"ampere\", \"volta\", \"fitted\" or \"none\"");
       p.csrk_model = value;
     } else if (key == "csrk_ssrs_constant") {
-      p.csrk_ssrs_constant = real();
+      p.csrk_ssrs_constant = real(size_max);
     } else if (key == "csrk_ssrs_log") {
-      p.csrk_ssrs_log = real();
+      p.csrk_ssrs_log = real(size_max);
     } else if (key == "csrk_srs_constant") {
-      p.csrk_srs_constant = real();
+      p.csrk_srs_constant = real(size_max);
     } else if (key == "csrk_srs_log") {
-      p.csrk_srs_log = real();
+      p.csrk_srs_log = real(size_max);
     } else if (key == "x_rows_min_rhs") {
       p.x_rows_min_rhs = static_cast<int>(whole(0, int_max));
     } else if (key == "auto_min_convert_nnz") {
@@ -343,15 +451,99 @@ inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
     } else if (key == "auto_sellp_slice_size") {
       p.auto_sellp_slice_size = static_cast<int>(whole(1, 1024));  // a team's threads at most
     } else if (key == "csrk_super_row_size") {
-      p.csrk_super_row_size = whole(1, count_max);
+      p.csrk_super_row_size = whole(1, size_max);
     } else if (key == "csrk_super_super_row_size") {
-      p.csrk_super_super_row_size = whole(1, count_max);
+      p.csrk_super_super_row_size = whole(1, size_max);
     } else {
-      fail(pos, "unknown key \"" + key + "\"");
+      throw io_error(t.path, e.key_line, "unknown key \"" + key + "\"");
     }
-    pos = next;
   }
-  p.source = "file: " + path;
+}
+
+}  // namespace detail
+
+/// Applies a JSON profile file on top of `p`: one flat object of
+/// "key": value pairs, keys named as DeviceProfile's tuning fields
+/// (team_threads, rows_per_team, entries_per_thread, warps_per_cu, oversubscription, merge_path_items, csrk_k, csrk_model,
+/// csrk_ssrs_constant, csrk_ssrs_log, csrk_srs_constant, csrk_srs_log, csrk_super_row_size, csrk_super_super_row_size, x_rows_min_rhs, auto_min_convert_nnz,
+/// auto_hybrid_min_nnz, auto_ell_speedup, auto_hybrid_speedup, auto_ell_setup_spmvs,
+/// auto_hybrid_setup_spmvs, auto_sellp_max_nnz, auto_sellp_speedup,
+/// auto_sellp_setup_spmvs, auto_sellp_slice_size, bandwidth_gbs) plus an
+/// optional "name" that must occur in the device's name. Throws io_error
+/// naming file and line for anything else (unknown key, a value out of its
+/// range, JSON that is not one flat object, a profile for another device).
+/// Nothing of `p` changes when it throws.
+inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
+  const detail::ProfileText t = detail::read_profile_text(path);
+  DeviceProfile q = p;
+  detail::apply_profile_entries(q, t);
+  q.source = "file: " + path;
+  p = std::move(q);
+}
+
+/// Applies the profile for this device from `folder`, a folder of profile
+/// files (*.json) as kobalt-tune writes them, each naming its device: of
+/// the files whose "name" occurs in the device's name, the one with the
+/// longest name (the first by file name among equals); the others are
+/// ignored and listed in p.notes, so one setting serves a cluster of
+/// different devices. No matching file leaves `p` built-in, with a note.
+/// A file that is not a valid profile, or the chosen one with a bad value,
+/// is an io_error naming file and line, as apply_profile_file.
+inline void apply_profile_folder(DeviceProfile& p, const std::string& folder) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  std::vector<std::string> files;
+  for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
+    std::error_code kind;
+    if (it->path().extension() == ".json" && it->is_regular_file(kind))
+      files.push_back(it->path().string());
+  }
+  if (error) throw io_error(folder, 0, "cannot list the profile folder: " + error.message());
+  std::sort(files.begin(), files.end());
+  std::vector<detail::ProfileText> texts;
+  for (const auto& f : files) texts.push_back(detail::read_profile_text(f));
+  const detail::ProfileText* chosen = nullptr;
+  std::string chosen_name;
+  for (const auto& t : texts) {
+    const detail::ProfileEntry* name = t.find("name");
+    if (name == nullptr || !name->quoted || name->value.empty() ||
+        p.name.find(name->value) == std::string::npos)
+      continue;
+    if (chosen == nullptr || name->value.size() > chosen_name.size()) {
+      chosen = &t;
+      chosen_name = name->value;
+    }
+  }
+  std::string ignored;
+  for (const auto& t : texts) {
+    if (&t == chosen) continue;
+    const detail::ProfileEntry* name = t.find("name");
+    std::string why;
+    if (name == nullptr || !name->quoted || name->value.empty())
+      why = "names no device";
+    else if (p.name.find(name->value) == std::string::npos)
+      why = "for '" + name->value + "'";
+    else
+      why = "for '" + name->value + "', less specific than '" + chosen_name + "'";
+    ignored += (ignored.empty() ? "" : ", ") + fs::path(t.path).filename().string() + " (" + why + ")";
+  }
+  if (chosen != nullptr) {
+    apply_profile_file(p, chosen->path);
+  } else {
+    p.source += "; no profile in " + folder + " names this device";
+  }
+  if (!ignored.empty())
+    p.notes += (p.notes.empty() ? "" : "; ") + std::string("ignored in ") + folder + ": " + ignored;
+}
+
+/// apply_profile_folder where `path` is a folder, else apply_profile_file:
+/// what KOBALT_PROFILE names.
+inline void apply_profile(DeviceProfile& p, const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    apply_profile_folder(p, path);
+  else
+    apply_profile_file(p, path);
 }
 
 /// Writes `p`'s tuning constants as the flat JSON object apply_profile_file
@@ -410,6 +602,7 @@ inline DeviceProfile builtin_profile(const arch::DeviceInfo& info) {
   p.warp_width = info.warp_width;
   p.l2_bytes = info.l2_bytes;
   p.memory_bytes = info.memory_bytes;
+  p.team_limits = info.team;
   detail::kind_defaults(p);
   p.source = std::string("built-in default for ") + (p.gpu ? "GPUs" : "host backends") +
              ": device '" + p.name + "' is not in the table";
@@ -422,13 +615,15 @@ inline DeviceProfile builtin_profile(const arch::DeviceInfo& info) {
   return p;
 }
 
-/// The profile of the device behind `exec`: the built-in table, then the
-/// file named by the environment variable KOBALT_PROFILE if it is set.
+/// The profile of the device behind `exec`: the built-in table, then what
+/// the environment variable KOBALT_PROFILE names if it is set: a profile
+/// file (one for another device is an error) or a folder of profiles, of
+/// which the one for this device is used (apply_profile).
 template <class ExecutionSpace>
 DeviceProfile profile_of(const ExecutionSpace& exec) {
   DeviceProfile p = builtin_profile(arch::device_info(exec));
   if (const char* path = std::getenv("KOBALT_PROFILE"); path != nullptr && *path != '\0')
-    apply_profile_file(p, path);
+    apply_profile(p, path);
   return p;
 }
 
@@ -437,13 +632,8 @@ DeviceProfile profile_of(const ExecutionSpace& exec) {
 /// stays valid for the whole run (entries are never removed).
 template <class ExecutionSpace>
 const DeviceProfile& cached_profile_of(const ExecutionSpace& exec) {
-  static std::mutex lock;
-  static std::map<int, DeviceProfile> profiles;
-  const std::lock_guard<std::mutex> guard(lock);
-  const int id = arch::device_id(exec);
-  auto it = profiles.find(id);
-  if (it == profiles.end()) it = profiles.emplace(id, profile_of(exec)).first;
-  return it->second;
+  struct tag {};
+  return arch::once_per_device<tag>(exec, [&] { return profile_of(exec); });
 }
 
 }  // namespace kobalt::tuning

@@ -9,6 +9,7 @@
 #include "aligned_coo_split.hpp"
 #include "csrk_sizes.hpp"
 #include "hybrid_partition.hpp"
+#include "launch_limits.hpp"
 #include "policy.hpp"
 #include "profile.hpp"
 #include "stats.hpp"
@@ -174,9 +175,16 @@ inline std::pair<LaunchShape, std::string> atomic_chunks(const MatrixStats& stat
   return {s, why};
 }
 
-inline SpmvPolicy policy(const char* format, std::string kernel, std::vector<LaunchShape> l,
-                         std::string rule) {
-  return SpmvPolicy{format, std::move(kernel), std::move(l), std::move(rule)};
+/// The policy of `kernel` with launches `l`, each within the backend of
+/// `profile` (fit_to_backend: clamped with a note where it asked for more).
+inline SpmvPolicy policy(const DeviceProfile& profile, const char* format, std::string kernel,
+                         std::vector<LaunchShape> l, std::string rule) {
+  SpmvPolicy p;
+  p.format = format;
+  p.kernel = std::move(kernel);
+  p.launches = std::move(l);
+  p.rule = std::move(rule);
+  return fit_to_backend(std::move(p), profile);
 }
 
 /// Warps the whole GPU runs at once in 000 Alg. 4 / 003 Alg. 5's
@@ -207,7 +215,7 @@ inline LaunchShape ell_launch(const DeviceProfile& profile, std::int64_t rows, s
 
 /// CSR basic: one thread per row (003 "basic").
 inline SpmvPolicy select(const MatrixStats&, const DeviceProfile& profile, csr::basic) {
-  return detail::policy("csr", "basic", {row_launch(profile, 1, "rows")},
+  return detail::policy(profile, "csr", "basic", {row_launch(profile, 1, "rows")},
                         "one thread per row (003 basic)");
 }
 
@@ -220,7 +228,7 @@ inline int classical_subwarp(const MatrixStats& stats, const DeviceProfile& prof
 /// CSR classical: a subwarp per row (classical_subwarp).
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile, csr::classical) {
   const int lanes = classical_subwarp(stats, profile);
-  return detail::policy("csr", "classical", {row_launch(profile, lanes, "rows")},
+  return detail::policy(profile, "csr", "classical", {row_launch(profile, lanes, "rows")},
                         "subwarp = largest power of two <= longest row " +
                             std::to_string(stats.max_row_nnz) + ", at most the warp " +
                             std::to_string(profile.warp_width) + " (003 Alg. 2)");
@@ -230,14 +238,15 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 /// sized as 000 §3.2.2's COO).
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                          csr::load_balance) {
-  return detail::policy("csr", "load_balance", {warp_chunk_launch(stats, profile, "chunks")},
+  return detail::policy(profile, "csr", "load_balance",
+                        {warp_chunk_launch(stats, profile, "chunks")},
                         detail::chunk_rule(stats, profile));
 }
 
 /// COO: 000 Alg. 1's warp chunks.
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile, coo::segmented) {
   auto [s, rule] = detail::atomic_chunks(stats, profile, "chunks");
-  return detail::policy("coo", "segmented", {s}, std::move(rule));
+  return detail::policy(profile, "coo", "segmented", {s}, std::move(rule));
 }
 
 /// COO load_balance: the same warp chunks, combined without atomics. Each
@@ -254,7 +263,7 @@ inline constexpr int combined_chunks_omega_cap = 8;
 /// combined_chunks_omega_cap.
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                          coo::load_balance) {
-  return detail::policy("coo", "load_balance",
+  return detail::policy(profile, "coo", "load_balance",
                         {warp_chunk_launch(stats, profile, "chunks", combined_chunks_omega_cap)},
                         detail::chunk_rule(stats, profile, combined_chunks_omega_cap));
 }
@@ -262,7 +271,8 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 /// ELL of `width` slots per row: 000 Alg. 4's lanes and warps per row.
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile, ell::rows,
                          std::int64_t width) {
-  return detail::policy("ell", "rows", {detail::ell_launch(profile, stats.rows, width, "rows")},
+  return detail::policy(profile, "ell", "rows",
+                        {detail::ell_launch(profile, stats.rows, width, "rows")},
                         "lanes and warps per row by width/rows > 1e-2 (000 Alg. 4), width " +
                             std::to_string(width));
 }
@@ -295,7 +305,7 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
           std::min(width / ell_max_groups, detail::device_warps(profile) / rows), 1));
   }
   s.rows_per_team = static_cast<std::int64_t>(s.team_size / s.row_threads) * s.vector_length;
-  return detail::policy("ell", "column_groups", {s},
+  return detail::policy(profile, "ell", "column_groups", {s},
                         "groups per row by width/rows > 1e-2 (003 Alg. 5), width " +
                             std::to_string(width));
 }
@@ -316,7 +326,7 @@ inline SpmvPolicy select(const MatrixStats&, const DeviceProfile& profile, sellp
   if (!profile.gpu && host_simd_slice(slice_size)) {
     s.vector_length = static_cast<int>(slice_size);
     s.rows_per_team = slice_size;
-    return detail::policy("sellp", "slices", {s},
+    return detail::policy(profile, "sellp", "slices", {s},
                           "a thread per slice, its " + std::to_string(slice_size) +
                               " rows as SIMD lanes (SELL-C-sigma, C = b)");
   }
@@ -328,7 +338,7 @@ inline SpmvPolicy select(const MatrixStats&, const DeviceProfile& profile, sellp
         std::max(1, profile.team_threads / (s.row_threads * s.vector_length)) * s.row_threads;
   }
   s.rows_per_team = static_cast<std::int64_t>(s.team_size / s.row_threads) * slice_size;
-  return detail::policy("sellp", "slices", {s},
+  return detail::policy(profile, "sellp", "slices", {s},
                         "whole slices per team, " + std::to_string(s.row_threads) +
                             " threads per row (001; 1 = 000 Alg. 5)");
 }
@@ -372,7 +382,7 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
     s.row_threads = k == 3 ? shape.rows_in_parallel : s.team_size;
     rule = "block shape of rdensity case " + std::to_string(c) + " (002 §4.1)";
   }
-  return detail::policy("csrk", "groups", {s}, rule);
+  return detail::policy(profile, "csrk", "groups", {s}, rule);
 }
 
 /// Hybrid with an ELL part of `ell_width` and `coo_nnz` entries in its COO
@@ -383,7 +393,7 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
   MatrixStats coo = stats;
   coo.nnz = coo_nnz;
   const auto [c, coo_rule] = detail::atomic_chunks(coo, profile, "coo");
-  return detail::policy("hybrid", "ell_then_coo",
+  return detail::policy(profile, "hybrid", "ell_then_coo",
                         {detail::ell_launch(profile, stats.rows, ell_width, "ell"), c},
                         "ELL part by 000 Alg. 4 (width " + std::to_string(ell_width) +
                             "), COO part: " + coo_rule);
@@ -397,7 +407,7 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
   MatrixStats coo = stats;
   coo.nnz = coo_nnz;
   return detail::policy(
-      "hybrid", "ell_then_load_balance",
+      profile, "hybrid", "ell_then_load_balance",
       {detail::ell_launch(profile, stats.rows, ell_width, "ell"),
        warp_chunk_launch(coo, profile, "coo", combined_chunks_omega_cap)},
       "ELL part by 000 Alg. 4 (width " + std::to_string(ell_width) +
@@ -413,7 +423,7 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
   MatrixStats flat = stats;
   flat.nnz = flat_nnz;
   const auto [f, flat_rule] = detail::atomic_chunks(flat, profile, "flat");
-  return detail::policy("aligned_coo", "seg_then_flat", {row_launch(profile, 1, "seg"), f},
+  return detail::policy(profile, "aligned_coo", "seg_then_flat", {row_launch(profile, 1, "seg"), f},
                         "a thread per lane (004 Alg. 2, race-free form), flat part as COO: " +
                             flat_rule);
 }
@@ -425,7 +435,7 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
   MatrixStats flat = stats;
   flat.nnz = flat_nnz;
   return detail::policy(
-      "aligned_coo", "flat_then_seg",
+      profile, "aligned_coo", "flat_then_seg",
       {warp_chunk_launch(flat, profile, "flat", combined_chunks_omega_cap),
        row_launch(profile, 1, "seg")},
       "flat part combined in chunk order: " +
@@ -498,7 +508,8 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                      (streams ? "too few items for more tiles)"
                               : "the matrix fits the last-level cache)");
   }
-  return detail::policy("csr", "merge_path", {s}, "merge path (Merrill & Garland): " + rule);
+  return detail::policy(profile, "csr", "merge_path", {s},
+                        "merge path (Merrill & Garland): " + rule);
 }
 
 /// Whether GPU merge_path runs in one launch for every matrix with these

@@ -155,8 +155,42 @@ TEST(ChooseFormat, SellpRuleComesFirstThenTheOthers) {
   p.auto_sellp_speedup = 1.3;
   p.auto_sellp_setup_spmvs = 3.0;
   EXPECT_EQ(chosen(small_mesh, p, 1000, "SELL-P", 1.1), auto_format::sellp);
-  EXPECT_EQ(chosen(small_mesh, p, 1000, "regular (002 §5.3), ELL", 1.4), auto_format::ell);
+  const MatrixStats even_mesh = stats_of(40000, 6.0, 0.4, 7);  // ELL pads to 7/6 slots
+  EXPECT_EQ(chosen(even_mesh, p, 1000, "regular (002 §5.3), ELL", 1.4), auto_format::ell);
   EXPECT_EQ(chosen(stencil, p, 1000, "regular (002 §5.3), ELL", 1.0), auto_format::ell);
+  // small_mesh's longest row (9, mean 6) pads ELL to 1.5 slots per nonzero,
+  // within the limit.
+  EXPECT_EQ(chosen(small_mesh, p, 1000, "ELL (1.5 <= 3 slots per nonzero)", 1.4), auto_format::ell);
+}
+
+// ELL pads every row to the longest: a regular matrix whose few long rows
+// would multiply the storage stays in Csr. The case of issue 51: 1e6 rows,
+// 10% of them with 9 entries, the rest with 1 (variance 5.76: regular),
+// took ELL at 5 slots per nonzero.
+TEST(ChooseFormat, EllThatWouldPadMuchStaysInCsr) {
+  MatrixStats block;
+  block.rows = block.cols = 1000000;
+  block.nnz = 100000 * 9 + 900000 * 1;
+  block.min_row_nnz = 1;
+  block.max_row_nnz = 9;
+  block.mean_row_nnz = 1.8;
+  block.variance_row_nnz = 0.1 * (9 - 1.8) * (9 - 1.8) + 0.9 * (1 - 1.8) * (1 - 1.8);
+  ASSERT_TRUE(block.regular());
+  EXPECT_DOUBLE_EQ(tuning::ell_fill(block), 5.0);
+  const auto gpu = fake_gpu_profile();
+  ASSERT_GE(block.nnz, gpu.auto_min_convert_nnz);
+  EXPECT_EQ(chosen(block, gpu, 1000000000, "ELL would store 5 > 3 slots per nonzero"),
+            auto_format::csr);
+  EXPECT_EQ(chosen(block, gpu, 1000000000, "longest row 9"), auto_format::csr);
+  // At the bound ELL is taken, past it not: rows of mean 4 padded to the
+  // longest, 12, take 3 slots per nonzero; to 13, 3.25.
+  MatrixStats at = stats_of(1600000, 4.0, 0.5, 12);
+  EXPECT_DOUBLE_EQ(tuning::ell_fill(at), 3.0);
+  EXPECT_EQ(chosen(at, gpu, 1000000000, "ELL (3 <= 3 slots per nonzero)"), auto_format::ell);
+  at.max_row_nnz = 13;
+  EXPECT_EQ(chosen(at, gpu, 1000000000, "stays in CSR"), auto_format::csr);
+  // No entries: nothing is padded.
+  EXPECT_EQ(tuning::ell_fill(MatrixStats{}), 0.0);
 }
 
 }  // namespace

@@ -154,5 +154,37 @@ TEST(CsrkSizes, FittedModelReadsTheProfilesCoefficients) {
   EXPECT_FALSE(csrk_model_of(p, m));
 }
 
+// A fitted profile with absurd coefficients (the reader refuses them; a
+// profile built in code does not pass it) saturates at csrk_size_max
+// instead of overflowing: csrk_srs_constant 1e15 with a large SSRS once
+// overflowed SRS x SSRS for k = 2 (signed 64-bit, undefined behaviour).
+TEST(CsrkSizes, HugeCoefficientsSaturate) {
+  DeviceProfile p = test::fake_gpu_profile();
+  p.csrk_model = "fitted";
+  p.csrk_ssrs_constant = 1e15;
+  p.csrk_ssrs_log = -1e15;
+  p.csrk_srs_constant = 1e15;
+  p.csrk_srs_log = 0;
+  for (const double r : {1.0, 12.0, 1e9}) {
+    const CsrkSizes k3 = csrk_default_sizes(p, 3, r);
+    EXPECT_EQ(k3.super_super_row_size, csrk_size_max) << r;
+    EXPECT_EQ(k3.super_row_size, csrk_size_max) << r;
+    const CsrkSizes k2 = csrk_default_sizes(p, 2, r);
+    EXPECT_EQ(k2.super_row_size, csrk_size_max) << r;
+    EXPECT_EQ(k2.super_super_row_size, 1) << r;
+  }
+  p.csrk_ssrs_constant = -1e300;  // far below: every size at least one
+  EXPECT_EQ(csrk_default_sizes(p, 3, 2.0).super_super_row_size, 1);
+  EXPECT_EQ(round_half_up(1e300), csrk_size_max);
+  EXPECT_EQ(round_half_up(-1e300), -csrk_size_max);
+  EXPECT_EQ(round_half_up(std::numeric_limits<double>::quiet_NaN()), 0);
+  EXPECT_EQ(round_half_up(2.5), 3);
+  // Within the limit the product is exact: SRS x SSRS for k = 2.
+  p.csrk_ssrs_constant = 46341;
+  p.csrk_ssrs_log = 0;
+  p.csrk_srs_constant = 46340;
+  EXPECT_EQ(csrk_default_sizes(p, 2, 1.0).super_row_size, std::int64_t{46341} * 46340);
+}
+
 }  // namespace
 }  // namespace kobalt::tuning

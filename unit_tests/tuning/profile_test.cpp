@@ -7,19 +7,19 @@
 #include "fixtures/edge_matrices.hpp"
 #include "fixtures/row_lengths.hpp"
 #include "fixtures/scoped_env.hpp"
+#include "fixtures/temp_files.hpp"
 #include "fixtures/types.hpp"
 
 #include <kobalt/kobalt.hpp>
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <unistd.h>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -129,27 +129,6 @@ TEST(BuiltinProfile, UnknownGpuGetsTheGpuDefaults) {
   EXPECT_NE(q.source.find("not in the table"), std::string::npos);
 }
 
-/// A JSON file in the temporary folder, removed at the end of the test.
-class TempFile {
- public:
-  explicit TempFile(const std::string& text) {
-    static int counter = 0;
-    path_ = (std::filesystem::temp_directory_path() /
-             ("kobalt_profile_test_" + std::to_string(::getpid()) + "_" +
-              std::to_string(counter++) + ".json"))
-                .string();
-    std::ofstream out(path_);
-    out << text;
-  }
-  ~TempFile() { std::remove(path_.c_str()); }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 TEST(ProfileFile, EveryKeyIsApplied) {
   const TempFile f(
       "{\n"
@@ -254,6 +233,67 @@ TEST(ProfileFile, ErrorsNameTheLine) {
                        "SELL-P slices past a team", h200);
 }
 
+// The reader takes one JSON object and nothing else: a trailing comma, a
+// missing comma, a key given twice or text after the closing brace are
+// errors on their line (they were read as if absent).
+TEST(ProfileFile, JsonIsReadStrictly) {
+  const DeviceProfile host = tuning::builtin_profile(host_info());
+  struct Bad {
+    const char* text;
+    std::int64_t line;
+    const char* what;
+  };
+  for (const Bad& b : {
+           Bad{"{\n  \"team_threads\": 1,\n  \"rows_per_team\": 64,\n}\n", 3, "trailing comma"},
+           Bad{"{\"rows_per_team\": 64,}", 1, "trailing comma, one line"},
+           Bad{"{\n  \"team_threads\": 1\n  \"rows_per_team\": 64\n}\n", 3, "missing comma"},
+           Bad{"{\n  \"rows_per_team\": 64\n}\n\n{\"rows_per_team\": 8}\n", 5, "a second object"},
+           Bad{"{\n  \"rows_per_team\": 64\n}\ntrailing words\n", 4, "trailing text"},
+           Bad{"{\n  \"rows_per_team\": 64 65\n}\n", 2, "two values"},
+           Bad{"{\n  \"rows_per_team\": 64,\n  \"rows_per_team\": 8\n}\n", 3, "key given twice"},
+           Bad{"{\n  ,\"rows_per_team\": 64\n}\n", 2, "leading comma"},
+           Bad{"x{\"rows_per_team\": 64}\n", 1, "text before the object"},
+           Bad{"{\n  \"rows_per_team\": 64\n", 3, "no closing brace"},
+           Bad{"{\n  \"bandwidth_gbs\": 0x10\n}\n", 2, "hexadecimal"},
+           Bad{"{\n  \"bandwidth_gbs\": +10\n}\n", 2, "plus sign"},
+           Bad{"{\n  \"rows_per_team\": 064\n}\n", 2, "leading zero"},
+           Bad{"{\n  \"rows_per_team\": \n}\n", 3, "no value"}})
+    expect_profile_error(b.text, b.line, b.what, host);
+  // Whitespace anywhere between tokens, and JSON exponents, are fine.
+  const TempFile ok(" \n{ \"rows_per_team\" :\t64 , \"bandwidth_gbs\": 1.5e3 }\n\n");
+  DeviceProfile p = host;
+  tuning::apply_profile_file(p, ok.path());
+  EXPECT_EQ(p.rows_per_team, 64);
+  EXPECT_EQ(p.bandwidth_gbs, 1500.0);
+  // Nothing of the profile changes when the file is refused.
+  const TempFile half("{\n  \"rows_per_team\": 64,\n  \"colour\": 1\n}\n");
+  DeviceProfile q = host;
+  EXPECT_THROW(tuning::apply_profile_file(q, half.path()), io_error);
+  EXPECT_EQ(q.rows_per_team, host.rows_per_team);
+}
+
+// Values that would overflow the arithmetic they feed are refused where
+// the file is read: CSR-k sizes and size-model coefficients beyond
+// csrk_size_max (a fitted model with csrk_srs_constant 1e15 overflowed
+// SRS x SSRS).
+TEST(ProfileFile, ValuesThatWouldOverflowAreRefused) {
+  const DeviceProfile h200 = tuning::builtin_profile(gpu_info("NVIDIA H200"));
+  expect_profile_error(
+      "{\n  \"csrk_model\": \"fitted\",\n  \"csrk_ssrs_constant\": 32,\n"
+      "  \"csrk_srs_constant\": 1e15\n}\n",
+      4, "SRS constant 1e15", h200);
+  expect_profile_error("{\n  \"csrk_ssrs_log\": -3e9\n}\n", 2, "log coefficient", h200);
+  expect_profile_error("{\n  \"csrk_super_row_size\": 3000000000\n}\n", 2, "SRS past int",
+                       h200);
+  expect_profile_error("{\n  \"csrk_super_super_row_size\": 1e12\n}\n", 2, "SSRS", h200);
+  const TempFile at_limit(
+      "{\"csrk_srs_constant\": 2147483647, \"csrk_super_row_size\": 2147483647}");
+  DeviceProfile p = h200;
+  tuning::apply_profile_file(p, at_limit.path());
+  EXPECT_EQ(p.csrk_srs_constant, static_cast<double>(tuning::csrk_size_max));
+  EXPECT_EQ(p.csrk_super_row_size, tuning::csrk_size_max);
+}
+
 TEST(ProfileFile, FittedCsrkModelTakesSignedCoefficients) {
   const TempFile f(
       "{\"csrk_model\": \"fitted\", \"csrk_ssrs_constant\": 12.5, \"csrk_ssrs_log\": -0.75,\n"
@@ -351,6 +391,97 @@ TEST(ProfileOf, EnvironmentNamesAProfileFile) {
   const DeviceProfile q = tuning::profile_of(host());
   EXPECT_EQ(q.rows_per_team, 256);
   EXPECT_EQ(q.source.rfind("built-in", 0), 0u) << q.source;
+}
+
+// KOBALT_PROFILE may name a folder of profiles, one per device of a
+// cluster: the one whose "name" this device has is applied (the most
+// specific where several match), the others are ignored with a note that
+// describe() shows, and a device none names keeps the built-in profile
+// without an error. Before, a folder was an io_error ("cannot open").
+TEST(ProfileFolder, TheProfileForThisDeviceIsUsed) {
+  const TempFolder folder(Files{{"a_mi300.json", "{\"name\": \"MI300X\", \"team_threads\": 256}"},
+                           {"b_h200.json", "{\"name\": \"H200\", \"team_threads\": 64}"},
+                           {"c_h200_nvl.json",
+                            "{\"name\": \"NVIDIA H200\", \"team_threads\": 32}"},
+                           {"d_any.json", "{\"team_threads\": 16}"},
+                           {"README.md", "not a profile"}});
+  std::filesystem::create_directories(folder.path() + "/old.json");  // a folder: skipped
+  DeviceProfile p = tuning::builtin_profile(gpu_info("NVIDIA H200"));
+  tuning::apply_profile(p, folder.path());
+  EXPECT_EQ(p.team_threads, 32);
+  EXPECT_EQ(p.source, "file: " + folder.path() + "/c_h200_nvl.json");
+  EXPECT_NE(p.notes.find("ignored in " + folder.path() + ": a_mi300.json (for 'MI300X'), "
+                         "b_h200.json (for 'H200', less specific than 'NVIDIA H200'), "
+                         "d_any.json (names no device)"),
+            std::string::npos)
+      << p.notes;
+  EXPECT_NE(p.str().find("ignored in"), std::string::npos) << p;  // what describe() prints
+  // Another device takes its own; one that no file names keeps the built-in values.
+  DeviceProfile mi = tuning::builtin_profile(gpu_info("AMD Instinct MI300X"));
+  tuning::apply_profile(mi, folder.path());
+  EXPECT_EQ(mi.team_threads, 256);
+  DeviceProfile cpu = tuning::builtin_profile(host_info());
+  ASSERT_NO_THROW(tuning::apply_profile(cpu, folder.path()));
+  EXPECT_EQ(cpu.team_threads, 1);
+  EXPECT_NE(cpu.source.find("no profile in " + folder.path() + " names this device"),
+            std::string::npos)
+      << cpu.source;
+  EXPECT_NE(cpu.notes.find("c_h200_nvl.json (for 'NVIDIA H200')"), std::string::npos) << cpu.notes;
+  // Named alone, a file for another device stays an error.
+  DeviceProfile alone = tuning::builtin_profile(host_info());
+  EXPECT_THROW(tuning::apply_profile(alone, folder.path() + "/b_h200.json"), io_error);
+}
+
+// profiles/ itself is such a folder: each committed profile is the one its
+// device takes from it, and the other is listed as ignored.
+TEST(ProfileFolder, CommittedFolderServesEachDevice) {
+  arch::DeviceInfo xeon = host_info();
+  xeon.name = "Intel(R) Xeon(R) Processor";
+  const std::string folder = KOBALT_PROFILES_DIR;
+  for (const auto& [file, other, device] :
+       {std::make_tuple("h200.json", "h200_host_openmp16.json", gpu_info("NVIDIA H200")),
+        std::make_tuple("h200_host_openmp16.json", "h200.json", xeon)}) {
+    DeviceProfile p = tuning::builtin_profile(device);
+    tuning::apply_profile(p, folder);
+    EXPECT_EQ(p.source, "file: " + std::string((std::filesystem::path(folder) / file).string()));
+    EXPECT_NE(p.notes.find(std::string(other) + " (for '"), std::string::npos) << p.notes;
+  }
+}
+
+// The chosen file's errors are errors, as with a file; so is a file of the
+// folder that is not a profile at all (it might have been this device's).
+TEST(ProfileFolder, BrokenFilesAreErrors) {
+  const TempFolder bad_value(Files{{"h200.json", "{\"name\": \"H200\",\n \"team_threads\": 0}"}});
+  DeviceProfile p = tuning::builtin_profile(gpu_info("NVIDIA H200"));
+  try {
+    tuning::apply_profile(p, bad_value.path());
+    ADD_FAILURE() << "no io_error";
+  } catch (const io_error& e) {
+    EXPECT_EQ(e.file(), bad_value.path() + "/h200.json");
+    EXPECT_EQ(e.line(), 2);
+  }
+  const TempFolder bad_json(Files{{"h200.json", "{\"name\": \"H200\"}"},
+                             {"other.json", "{\"name\": \"MI300X\",}"}});
+  EXPECT_THROW(tuning::apply_profile(p, bad_json.path()), io_error);
+  const TempFolder empty(Files{});
+  DeviceProfile q = tuning::builtin_profile(host_info());
+  ASSERT_NO_THROW(tuning::apply_profile(q, empty.path()));
+  EXPECT_EQ(q.notes, "");
+}
+
+TEST(ProfileOf, EnvironmentNamesAProfileFolder) {
+  using host = Kokkos::DefaultHostExecutionSpace;
+  const NoProfileVariable restore;
+  const std::string name = tuning::builtin_profile(arch::device_info(host())).name;
+  const TempFolder folder(
+      Files{{"here.json", "{\"name\": \"" + name + "\", \"rows_per_team\": 48}"},
+            {"gpu.json", "{\"name\": \"NVIDIA H200\", \"team_threads\": 64}"}});
+  ASSERT_EQ(::setenv("KOBALT_PROFILE", folder.path().c_str(), 1), 0);
+  const DeviceProfile p = tuning::profile_of(host());
+  ASSERT_EQ(::unsetenv("KOBALT_PROFILE"), 0);
+  EXPECT_EQ(p.rows_per_team, 48);
+  EXPECT_EQ(p.source, "file: " + folder.path() + "/here.json");
+  EXPECT_NE(p.notes.find("gpu.json (for 'NVIDIA H200')"), std::string::npos) << p.notes;
 }
 
 template <class T>

@@ -9,6 +9,7 @@
 // aligned_coo::layout).
 #include "fixtures/profiles.hpp"
 #include "fixtures/row_lengths.hpp"
+#include "fixtures/team_limits.hpp"
 #include "fixtures/types.hpp"
 
 #include <kobalt/kobalt.hpp>
@@ -707,6 +708,139 @@ TEST(SelectAlignedCooLayout, ParamsResolveToALayout) {
   EXPECT_EQ(tuning::select(exec, row_pointer(skewed), host_profile(), aligned_coo::params{}).choice,
             c.split);
   EXPECT_EQ(c.split, aligned_coo::split::hybrid);
+}
+
+/// Limits as Kokkos reports them for a backend of `threads` threads per team
+/// and up to `lanes` lanes: on a GPU (`gpu`) a team's threads times lanes
+/// share the block and lanes come in powers of two; on a host (Serial: one
+/// thread) the lanes are a loop.
+arch::TeamLimits limits_of(int threads, int lanes, bool gpu) {
+  arch::TeamLimits t;
+  t.vector_length_max = lanes;
+  t.vector_length_power_of_two = gpu;
+  for (int step = 0; step < arch::TeamLimits::lane_steps; ++step)
+    t.team_size_max[step] = (1 << step) > lanes ? 0 : gpu ? threads >> step : threads;
+  t.scratch_max[0] = gpu ? 40960 : 32768;
+  t.scratch_max[1] = 20 << 20;
+  return t;
+}
+arch::TeamLimits host_limits(int threads) { return limits_of(threads, 1024, false); }
+arch::TeamLimits gpu_limits(int threads) { return limits_of(threads, 32, true); }
+
+/// `p` asking for `team_threads` on a backend of `limits`.
+DeviceProfile asking(DeviceProfile p, int team_threads, const arch::TeamLimits& limits) {
+  p.team_threads = team_threads;
+  p.team_limits = limits;
+  return p;
+}
+
+// A profile that asks for more threads per team than the backend runs
+// (KOBALT_PROFILE {"team_threads": 2} on Serial aborted in Kokkos): the
+// selector clamps the launch and says so in the policy's notes.
+TEST(SelectLimits, ProfileTeamBeyondTheBackendIsClampedWithANote) {
+  DeviceProfile host = asking(host_profile(), 2, host_limits(1));
+  const SpmvPolicy basic = tuning::select(stats_of(100, 5, 5.0), host, csr::basic{});
+  EXPECT_EQ(basic.launches.at(0).team_size, 1) << basic;
+  EXPECT_EQ(basic.launches.at(0).rows_per_team, host.rows_per_team) << basic;  // hosts: the key's
+  EXPECT_NE(basic.notes.find("team_size 2 with 1 lane: the backend runs at most 1 team thread "
+                             "(Kokkos team_size_max)"),
+            std::string::npos)
+      << basic.notes;
+  EXPECT_NE(basic.str().find("(note: rows clamped:"), std::string::npos) << basic;
+  EXPECT_EQ(tuning::launch_excess(basic.launches.at(0), host.team_limits), "");
+  // Within the limits nothing changes and there is no note.
+  host.team_limits = host_limits(4);
+  const SpmvPolicy fits = tuning::select(stats_of(100, 5, 5.0), host, csr::basic{});
+  EXPECT_EQ(fits.launches.at(0).team_size, 2);
+  EXPECT_EQ(fits.notes, "");
+  EXPECT_EQ(fits.str().find("note"), std::string::npos) << fits;
+  // Unknown limits (a profile built by hand) change nothing either.
+  host.team_limits = arch::TeamLimits{};
+  EXPECT_EQ(tuning::select(stats_of(100, 5, 5.0), host, csr::basic{}).launches.at(0).team_size, 2);
+}
+
+// GPU launches keep their structure when clamped: one row per thread of a
+// row launch, CSR-k's team a multiple of its row threads, the warp-chunk
+// lanes at the warp.
+TEST(SelectLimits, GpuLaunchesAreClampedKeepingTheirShape) {
+  DeviceProfile gpu = asking(fake_gpu_profile(), 4096, gpu_limits(1024));
+  const SpmvPolicy basic = tuning::select(stats_of(100000, 5, 5.0), gpu, csr::basic{});
+  EXPECT_EQ(basic.launches.at(0).team_size, 1024) << basic;
+  EXPECT_EQ(basic.launches.at(0).rows_per_team, 1024) << basic;
+  const SpmvPolicy classical = tuning::select(stats_of(100000, 8, 8.0), gpu, csr::classical{});
+  EXPECT_EQ(classical.launches.at(0).vector_length, 8) << classical;
+  EXPECT_EQ(classical.launches.at(0).team_size, 128) << classical;  // 1024 threads of 8 lanes
+  EXPECT_NE(classical.notes.find("team_size 512 with 8 lanes"), std::string::npos) << classical;
+  const SpmvPolicy chunks = tuning::select(stats_of(100000, 50, 10.0), gpu, csr::load_balance{});
+  EXPECT_EQ(chunks.launches.at(0).vector_length, 32) << chunks;
+  EXPECT_EQ(chunks.launches.at(0).team_size, 32) << chunks;
+  // CSR-k's 8 x 12 block on a backend of 64 threads per team: 8 row threads, 8 super-rows.
+  gpu.team_limits = gpu_limits(64);
+  const SpmvPolicy k3 = tuning::select(stats_of(100000, 5, 5.0), gpu, csrk::groups{}, 3);
+  EXPECT_EQ(k3.launches.at(0).row_threads, 8) << k3;
+  EXPECT_EQ(k3.launches.at(0).team_size, 64) << k3;
+  EXPECT_EQ(k3.launches.at(0).super_row_threads(), 8) << k3;
+  // ELL column groups (16 groups of a warp per row here) keep whole groups.
+  const SpmvPolicy groups =
+      tuning::select(stats_of(100, 1000, 1000.0), gpu, ell::column_groups{}, 1000);
+  const LaunchShape& g = groups.launches.at(0);
+  EXPECT_EQ(g.vector_length, 32) << groups;
+  EXPECT_LE(g.team_size, 2) << groups;  // 64 threads = 2 of 32 lanes
+  EXPECT_EQ(g.team_size % g.row_threads, 0) << groups;
+  EXPECT_EQ(g.rows_per_team, g.team_size / g.row_threads * 32) << groups;
+  for (const SpmvPolicy* p : {&basic, &classical, &chunks})
+    EXPECT_EQ(tuning::launch_excess(p->launches.at(0), gpu_limits(1024)), "") << *p;
+  for (const SpmvPolicy* p : {&k3, &groups})
+    EXPECT_EQ(tuning::launch_excess(p->launches.at(0), gpu_limits(64)), "") << *p;
+}
+
+// A policy the caller gives is not clamped: check_launches names the limit.
+TEST(SelectLimits, GivenPoliciesBeyondTheBackendAreErrors) {
+  const arch::TeamLimits gpu = gpu_limits(1024);
+  LaunchShape s;
+  s.team_size = 64;
+  s.vector_length = 32;
+  SpmvPolicy p;
+  p.kernel = "rows";
+  p.launches = {s};
+  try {
+    tuning::check_launches(p, gpu, "kobalt::SpmvHandle");
+    ADD_FAILURE() << "no invalid_parameter";
+  } catch (const invalid_parameter& e) {
+    EXPECT_NE(std::string(e.what()).find("team_size 64 with 32 lanes: the backend runs at most 32 "
+                                         "team threads (Kokkos team_size_max)"),
+              std::string::npos)
+        << e.what();
+  }
+  p.launches[0].team_size = 4;
+  p.launches[0].vector_length = 24;
+  EXPECT_NE(tuning::launch_excess(p.launches[0], gpu).find("a power of two of at most 32 lanes "
+                                                           "(Kokkos vector_length_max)"),
+            std::string::npos);
+  p.launches[0].vector_length = 64;
+  EXPECT_THROW(tuning::check_launches(p, gpu, "test"), invalid_parameter);
+  p.launches[0].vector_length = 24;  // hosts run any vector length
+  EXPECT_NO_THROW(tuning::check_launches(p, host_limits(8), "test"));
+  p.launches[0].team_size = 9;
+  EXPECT_THROW(tuning::check_launches(p, host_limits(8), "test"), invalid_parameter);
+  EXPECT_EQ(tuning::scratch_excess(1, (20 << 20) + 1, gpu).find("level-1 team scratch: the backend "
+                                                                "allows at most 20971520"),
+            std::string("20971521 bytes of ").size());
+  EXPECT_EQ(tuning::scratch_excess(0, 40960, gpu), "");
+}
+
+// The backend's own answers: what Kokkos says of the default execution
+// space, read once (arch::team_limits).
+TEST(SelectLimits, BackendLimitsAreKokkosAnswers) {
+  using exec = Kokkos::DefaultExecutionSpace;
+  const arch::TeamLimits t = arch::team_limits(exec());
+  ASSERT_TRUE(t.known());
+  EXPECT_EQ(t.vector_length_max, Kokkos::TeamPolicy<exec>::vector_length_max());
+  EXPECT_EQ(t.team_size_for(1), max_team_threads());
+  EXPECT_EQ(t.scratch_max[0],
+            static_cast<std::uint64_t>(Kokkos::TeamPolicy<exec>::scratch_size_max(0)));
+  EXPECT_EQ(tuning::profile_of(exec()).team_limits.team_size_for(1), max_team_threads());
+  EXPECT_EQ(arch::device_info(exec()).team.vector_length_max, t.vector_length_max);
 }
 
 }  // namespace
