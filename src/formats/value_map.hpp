@@ -35,89 +35,104 @@ void number_slots(const ExecutionSpace& exec, const View& v, std::int64_t first)
       KOKKOS_LAMBDA(const std::int64_t k) { v(k).n = static_cast<double>(first + k + 1); });
 }
 
-/// map(s) = the slot number a converted copy carried to its slot s.
-template <class ExecutionSpace, class Numbers, class Map>
-void read_slot_numbers(const ExecutionSpace& exec, const Numbers& numbers, const Map& map) {
-  using M = typename Map::non_const_value_type;
+/// Inverts the slot numbers a converted copy carried: for target slot s
+/// of the copy's value arrays (`offset` + s in their concatenation) holding
+/// source slot number k + 1, where(k) = that target slot, in `first` for the
+/// first n0 source slots and in `second` after them.
+template <class ExecutionSpace, class Numbers, class Where>
+void place_slots(const ExecutionSpace& exec, const Numbers& numbers, std::int64_t offset,
+                 const Where& first, const Where& second, std::int64_t n0) {
+  using M = typename Where::non_const_value_type;
   Kokkos::parallel_for(
-      "kobalt::value_map::read", range_policy<ExecutionSpace>(exec, 0, map.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t s) { map(s) = static_cast<M>(numbers(s).n); });
+      "kobalt::value_map::place", range_policy<ExecutionSpace>(exec, 0, numbers.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t s) {
+        const auto k = static_cast<std::int64_t>(numbers(s).n) - 1;
+        if (k < 0) return;  // padding
+        if (k < n0) first(k) = static_cast<M>(offset + s);
+        else second(k - n0) = static_cast<M>(offset + s);
+      });
 }
 
-/// target(s) = the source value map(s) names (slots 1..n0 in s0, the rest in
-/// s1), conjugated when `conj`; 0 where map(s) is 0 (padding).
-template <class ExecutionSpace, class Map, class Target, class Source>
-void gather_values(const ExecutionSpace& exec, const Map& map, const Target& target,
-                   const Source& s0, const Source& s1, std::int64_t n0, bool conj) {
-  using V = typename Target::non_const_value_type;
+/// Copies each source value to the target slot where(j) names (slots below
+/// t0 in t0_values, the rest in t1_values), conjugated when `conj`; source
+/// slots the copy does not hold (its padding) are skipped. In source order:
+/// the reads stream, and the writes to a column-major copy fill its sectors
+/// in L2 from neighbouring rows before they reach memory.
+template <class ExecutionSpace, class Where, class Source, class Target>
+void scatter_values(const ExecutionSpace& exec, const Where& where, const Source& source,
+                    const Target& t0_values, const Target& t1_values, std::int64_t t0, bool conj) {
   Kokkos::parallel_for(
-      "kobalt::update_values", range_policy<ExecutionSpace>(exec, 0, map.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t s) {
-        const auto m = static_cast<std::int64_t>(map(s));
-        V v(0);
-        if (m > 0) v = m <= n0 ? s0(m - 1) : s1(m - 1 - n0);
-        target(s) = conj ? conjugate(v) : v;
+      "kobalt::update_values", range_policy<ExecutionSpace>(exec, 0, where.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t j) {
+        const auto t = static_cast<std::int64_t>(where(j));
+        if (t < 0) return;
+        const auto v = conj ? conjugate(source(j)) : source(j);
+        if (t < t0) t0_values(t) = v;
+        else t1_values(t - t0) = v;
       });
 }
 }  // namespace detail
 
-/// Where each value of a converted copy comes from in its source's value
-/// arrays (detail::value_arrays order), and the copy's own value arrays it
-/// writes: gather() refreshes the copy from new source values. Holds
-/// MapIndex-typed slot numbers, one per value slot of the copy.
+/// Where each value of a source's value arrays (detail::value_arrays
+/// order) lives in a converted copy, and the copy's own value arrays:
+/// gather() refreshes the copy from new source values. Holds one
+/// MapIndex-typed target slot per source slot (-1 where the copy does not
+/// hold it: the source's padding).
 template <class Value, class MapIndex, class Device>
 class ValueMap {
+  static_assert(std::is_signed_v<MapIndex>, "kobalt::ValueMap: -1 marks a slot the copy lacks");
+
  public:
   using source_view = Kokkos::View<const Value*, Device>;  ///< a source value array
 
   ValueMap() = default;
   /// True for a map of nothing (no copy made).
-  bool empty() const { return parts_.empty(); }
-  /// Device bytes of the slot numbers.
+  bool empty() const { return targets_.empty(); }
+  /// Device bytes of the target slots.
   std::uint64_t bytes() const {
     std::uint64_t b = 0;
-    for (const auto& p : parts_) b += p.source.extent(0) * sizeof(MapIndex);
+    for (const auto& w : where_) b += w.extent(0) * sizeof(MapIndex);
     return b;
   }
   /// Value slots the copy holds (padding included).
   std::int64_t slots() const {
     std::int64_t n = 0;
-    for (const auto& p : parts_) n += static_cast<std::int64_t>(p.source.extent(0));
+    for (const auto& t : targets_) n += static_cast<std::int64_t>(t.extent(0));
     return n;
   }
 
-  /// Writes the source's current values into the copy, on `exec` (one
-  /// gather per value array of the copy). `source` must have the extents
-  /// the map was made for.
+  /// Writes the source's current values into the copy, on `exec` (one pass
+  /// over each source value array). `source` must have the extents the map
+  /// was made for.
   template <class ExecutionSpace, std::size_t N>
   void gather(const ExecutionSpace& exec, const std::array<source_view, N>& source) const {
     static_assert(N == 1 || N == 2, "kobalt::ValueMap: formats hold one or two value arrays");
-    if (static_cast<std::int64_t>(source[0].extent(0)) != first_slots_ ||
-        (N == 2 && static_cast<std::int64_t>(source[N - 1].extent(0)) != second_slots_))
+    if (where_.size() != N)
       throw dimension_mismatch("kobalt::update_values: the source holds other value arrays than "
                                "the ones the copy was made from");
-    for (const auto& p : parts_)
-      detail::gather_values(exec, p.source, p.target, source[0], source[N - 1], first_slots_,
-                            conjugate_);
+    for (std::size_t i = 0; i < N; ++i)
+      if (source[i].extent(0) != where_[i].extent(0))
+        throw dimension_mismatch("kobalt::update_values: the source holds other value arrays "
+                                 "than the ones the copy was made from");
+    const std::int64_t t0 = static_cast<std::int64_t>(targets_[0].extent(0));
+    for (std::size_t i = 0; i < N; ++i)
+      detail::scatter_values(exec, where_[i], source[i], targets_[0], targets_.back(), t0,
+                             conjugate_);
   }
 
   /// A copy of `a` made by convert(exec, m), where m is `a` with slot
   /// numbers for values, and the map that refreshes it: the copy's values
-  /// are gathered from a's through the map, so the map follows the
+  /// are written from a's through the map, so the map follows the
   /// conversion as written (padding, permutations, parts). `conjugate`:
-  /// the copy holds conj(a)'s values. Throws index_overflow when a's slots
+  /// the copy holds conj(a)'s values. Throws index_overflow when the slots
   /// do not fit MapIndex or a double.
   template <class ExecutionSpace, class Matrix, class Convert>
   static auto convert(const ExecutionSpace& exec, const Matrix& a, const Convert& conversion,
                       bool conjugate = false);
 
  private:
-  struct Part {
-    Kokkos::View<MapIndex*, Device> source;
-    Kokkos::View<Value*, Device> target;
-  };
-  std::vector<Part> parts_;
-  std::int64_t first_slots_ = 0, second_slots_ = 0;
+  std::vector<Kokkos::View<MapIndex*, Device>> where_;  ///< per source value array
+  std::vector<Kokkos::View<Value*, Device>> targets_;   ///< the copy's value arrays
   bool conjugate_ = false;
 };
 
@@ -142,11 +157,9 @@ auto ValueMap<Value, MapIndex, Device>::convert(const ExecutionSpace& exec, cons
   std::array<detail::values_of<number, D>, n> numbers;
   std::int64_t total = 0;
   for (std::size_t i = 0; i < n; ++i) total += static_cast<std::int64_t>(source[i].extent(0));
-  if (total >= detail::max_numbered_slots ||
-      static_cast<std::uint64_t>(total) >
-          static_cast<std::uint64_t>(std::numeric_limits<MapIndex>::max()))
+  if (total >= detail::max_numbered_slots)
     throw index_overflow("kobalt::update_values: " + std::to_string(total) +
-                         " value slots do not fit the map's index type");
+                         " value slots are more than a double numbers exactly");
   std::int64_t first = 0;
   for (std::size_t i = 0; i < n; ++i) {
     numbers[i] = detail::values_of<number, D>(compat::uninitialized(exec, "kobalt::value_map::slots"),
@@ -160,18 +173,29 @@ auto ValueMap<Value, MapIndex, Device>::convert(const ExecutionSpace& exec, cons
   constexpr std::size_t m = std::tuple_size_v<decltype(carried)>;
 
   ValueMap map;
-  map.first_slots_ = static_cast<std::int64_t>(source[0].extent(0));
-  map.second_slots_ = static_cast<std::int64_t>(source[n - 1].extent(0));
   map.conjugate_ = conjugate;
   std::array<detail::values_of<Value, D>, m> values;
+  std::int64_t targets = 0;
   for (std::size_t j = 0; j < m; ++j) {
-    const auto slots = carried[j].extent(0);
-    Part p{Kokkos::View<MapIndex*, D>(compat::uninitialized(exec, "kobalt::value_map"), slots),
-           detail::values_of<Value, D>(compat::uninitialized(exec, "kobalt::value_map::copy"),
-                                       slots)};
-    detail::read_slot_numbers(exec, carried[j], p.source);
-    values[j] = p.target;
-    map.parts_.push_back(p);
+    values[j] = detail::values_of<Value, D>(compat::uninitialized(exec, "kobalt::value_map::copy"),
+                                            carried[j].extent(0));
+    Kokkos::deep_copy(exec, values[j], Value(0));  // padding: never written again
+    map.targets_.push_back(values[j]);
+    targets += static_cast<std::int64_t>(carried[j].extent(0));
+  }
+  if (static_cast<std::uint64_t>(targets) >
+      static_cast<std::uint64_t>(std::numeric_limits<MapIndex>::max()))
+    throw index_overflow("kobalt::update_values: the copy's " + std::to_string(targets) +
+                         " value slots do not fit the map's index type");
+  for (std::size_t i = 0; i < n; ++i) {
+    map.where_.emplace_back(compat::uninitialized(exec, "kobalt::value_map"), source[i].extent(0));
+    Kokkos::deep_copy(exec, map.where_[i], MapIndex(-1));
+  }
+  const std::int64_t n0 = static_cast<std::int64_t>(source[0].extent(0));
+  std::int64_t offset = 0;
+  for (std::size_t j = 0; j < m; ++j) {
+    detail::place_slots(exec, carried[j], offset, map.where_[0], map.where_[n - 1], n0);
+    offset += static_cast<std::int64_t>(carried[j].extent(0));
   }
   map.gather(exec, source);
   using copy_type = decltype(detail::with_values<Value>(exec, numbered, values));

