@@ -35,6 +35,33 @@ void number_slots(const ExecutionSpace& exec, const View& v, std::int64_t first)
       KOKKOS_LAMBDA(const std::int64_t k) { v(k).n = static_cast<double>(first + k + 1); });
 }
 
+/// map(s) = the source slot number a converted copy carried to its slot s
+/// (0 for padding).
+template <class ExecutionSpace, class Numbers, class Map>
+void read_slot_numbers(const ExecutionSpace& exec, const Numbers& numbers, const Map& map) {
+  using M = typename Map::non_const_value_type;
+  Kokkos::parallel_for(
+      "kobalt::value_map::read", range_policy<ExecutionSpace>(exec, 0, map.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t s) { map(s) = static_cast<M>(numbers(s).n); });
+}
+
+/// target(s) = the source value map(s) names (slots 1..n0 in s0, the rest in
+/// s1), conjugated when `conj`; 0 where map(s) is 0 (padding). In the copy's
+/// order: the writes stream and the reads gather.
+template <class ExecutionSpace, class Map, class Target, class Source>
+void gather_values(const ExecutionSpace& exec, const Map& map, const Target& target,
+                   const Source& s0, const Source& s1, std::int64_t n0, bool conj) {
+  using V = typename Target::non_const_value_type;
+  Kokkos::parallel_for(
+      "kobalt::update_values", range_policy<ExecutionSpace>(exec, 0, map.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t s) {
+        const auto m = static_cast<std::int64_t>(map(s));
+        V v(0);
+        if (m > 0) v = m <= n0 ? s0(m - 1) : s1(m - 1 - n0);
+        target(s) = conj ? conjugate(v) : v;
+      });
+}
+
 /// Inverts the slot numbers a converted copy carried: for target slot s
 /// of the copy's value arrays (`offset` + s in their concatenation) holding
 /// source slot number k + 1, where(k) = that target slot, in `first` for the
@@ -73,11 +100,19 @@ void scatter_values(const ExecutionSpace& exec, const Where& where, const Source
 }
 }  // namespace detail
 
+/// The order update_values walks a copy in: the copy's own (reads gather,
+/// writes stream: for a transposed copy, whose slots are scattered all
+/// over the source) or the source's (reads stream, writes scatter: for a
+/// column-major ELL, SELL-P or Hybrid, whose sectors fill in L2 from
+/// neighbouring rows before they reach memory).
+enum class refresh_order { copy, source };
+
 /// Where each value of a source's value arrays (detail::value_arrays
 /// order) lives in a converted copy, and the copy's own value arrays:
-/// gather() refreshes the copy from new source values. Holds one
-/// MapIndex-typed target slot per source slot (-1 where the copy does not
-/// hold it: the source's padding).
+/// gather() refreshes the copy from new source values. Holds, in the
+/// refresh_order it was made for, one MapIndex-typed source slot number per
+/// copy slot (0: padding) or one copy slot per source slot (-1 where the
+/// copy does not hold it: the source's padding).
 template <class Value, class MapIndex, class Device>
 class ValueMap {
   static_assert(std::is_signed_v<MapIndex>, "kobalt::ValueMap: -1 marks a slot the copy lacks");
@@ -92,6 +127,7 @@ class ValueMap {
   std::uint64_t bytes() const {
     std::uint64_t b = 0;
     for (const auto& w : where_) b += w.extent(0) * sizeof(MapIndex);
+    for (const auto& f : from_) b += f.extent(0) * sizeof(MapIndex);
     return b;
   }
   /// Value slots the copy holds (padding included).
@@ -107,13 +143,18 @@ class ValueMap {
   template <class ExecutionSpace, std::size_t N>
   void gather(const ExecutionSpace& exec, const std::array<source_view, N>& source) const {
     static_assert(N == 1 || N == 2, "kobalt::ValueMap: formats hold one or two value arrays");
-    if (where_.size() != N)
+    bool same = source_extents_.size() == N;
+    for (std::size_t i = 0; same && i < N; ++i) same = source[i].extent(0) == source_extents_[i];
+    if (!same)
       throw dimension_mismatch("kobalt::update_values: the source holds other value arrays than "
                                "the ones the copy was made from");
-    for (std::size_t i = 0; i < N; ++i)
-      if (source[i].extent(0) != where_[i].extent(0))
-        throw dimension_mismatch("kobalt::update_values: the source holds other value arrays "
-                                 "than the ones the copy was made from");
+    if (!from_.empty()) {
+      const auto n0 = static_cast<std::int64_t>(source[0].extent(0));
+      for (std::size_t j = 0; j < from_.size(); ++j)
+        detail::gather_values(exec, from_[j], targets_[j], source[0], source[N - 1], n0,
+                              conjugate_);
+      return;
+    }
     const std::int64_t t0 = static_cast<std::int64_t>(targets_[0].extent(0));
     for (std::size_t i = 0; i < N; ++i)
       detail::scatter_values(exec, where_[i], source[i], targets_[0], targets_.back(), t0,
@@ -128,10 +169,12 @@ class ValueMap {
   /// do not fit MapIndex or a double.
   template <class ExecutionSpace, class Matrix, class Convert>
   static auto convert(const ExecutionSpace& exec, const Matrix& a, const Convert& conversion,
-                      bool conjugate = false);
+                      bool conjugate = false, refresh_order order = refresh_order::source);
 
  private:
-  std::vector<Kokkos::View<MapIndex*, Device>> where_;  ///< per source value array
+  std::vector<std::size_t> source_extents_;             ///< what gather() takes
+  std::vector<Kokkos::View<MapIndex*, Device>> from_;   ///< per copy value array (copy order)
+  std::vector<Kokkos::View<MapIndex*, Device>> where_;  ///< per source value array (source order)
   std::vector<Kokkos::View<Value*, Device>> targets_;   ///< the copy's value arrays
   bool conjugate_ = false;
 };
@@ -146,7 +189,8 @@ struct MappedCopy {
 template <class Value, class MapIndex, class Device>
 template <class ExecutionSpace, class Matrix, class Convert>
 auto ValueMap<Value, MapIndex, Device>::convert(const ExecutionSpace& exec, const Matrix& a,
-                                                 const Convert& conversion, bool conjugate) {
+                                                 const Convert& conversion, bool conjugate,
+                                                 refresh_order order) {
   static_assert(std::is_same_v<typename Matrix::value_type, Value> &&
                     std::is_same_v<typename Matrix::device_type, Device>,
                 "kobalt::ValueMap: the source has the map's value type and device");
@@ -183,19 +227,29 @@ auto ValueMap<Value, MapIndex, Device>::convert(const ExecutionSpace& exec, cons
     map.targets_.push_back(values[j]);
     targets += static_cast<std::int64_t>(carried[j].extent(0));
   }
-  if (static_cast<std::uint64_t>(targets) >
+  const std::int64_t most = order == refresh_order::source ? targets : total;
+  if (static_cast<std::uint64_t>(most) >
       static_cast<std::uint64_t>(std::numeric_limits<MapIndex>::max()))
-    throw index_overflow("kobalt::update_values: the copy's " + std::to_string(targets) +
+    throw index_overflow("kobalt::update_values: " + std::to_string(most) +
                          " value slots do not fit the map's index type");
-  for (std::size_t i = 0; i < n; ++i) {
-    map.where_.emplace_back(compat::uninitialized(exec, "kobalt::value_map"), source[i].extent(0));
-    Kokkos::deep_copy(exec, map.where_[i], MapIndex(-1));
-  }
-  const std::int64_t n0 = static_cast<std::int64_t>(source[0].extent(0));
-  std::int64_t offset = 0;
-  for (std::size_t j = 0; j < m; ++j) {
-    detail::place_slots(exec, carried[j], offset, map.where_[0], map.where_[n - 1], n0);
-    offset += static_cast<std::int64_t>(carried[j].extent(0));
+  for (std::size_t i = 0; i < n; ++i) map.source_extents_.push_back(source[i].extent(0));
+  if (order == refresh_order::copy) {
+    for (std::size_t j = 0; j < m; ++j) {
+      map.from_.emplace_back(compat::uninitialized(exec, "kobalt::value_map"), carried[j].extent(0));
+      detail::read_slot_numbers(exec, carried[j], map.from_[j]);
+    }
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      map.where_.emplace_back(compat::uninitialized(exec, "kobalt::value_map"),
+                              source[i].extent(0));
+      Kokkos::deep_copy(exec, map.where_[i], MapIndex(-1));
+    }
+    const std::int64_t n0 = static_cast<std::int64_t>(source[0].extent(0));
+    std::int64_t offset = 0;
+    for (std::size_t j = 0; j < m; ++j) {
+      detail::place_slots(exec, carried[j], offset, map.where_[0], map.where_[n - 1], n0);
+      offset += static_cast<std::int64_t>(carried[j].extent(0));
+    }
   }
   map.gather(exec, source);
   using copy_type = decltype(detail::with_values<Value>(exec, numbered, values));

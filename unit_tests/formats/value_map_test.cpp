@@ -49,11 +49,11 @@ void expect_same_matrix(const Copy& copy, const Direct& direct, const std::strin
 /// after the source's values change.
 template <class V, class I, class Convert>
 void expect_map_follows(const Triplets<V, I>& t, const Convert& convert, bool conjugate,
-                        const std::string& what) {
+                        refresh_order order, const std::string& what) {
   const exec_type exec;
   const auto w = writable_csr(t);
   auto c = ValueMap<V, I, typename Csr<V, I>::device_type>::convert(exec, w.matrix, convert,
-                                                                     conjugate);
+                                                                     conjugate, order);
   const auto before = convert(exec, w.matrix);
   expect_same_matrix(c.matrix, before, what + " at setup");
   EXPECT_EQ(c.map.slots(), static_cast<std::int64_t>(host_values(before).size())) << what;
@@ -62,6 +62,15 @@ void expect_map_follows(const Triplets<V, I>& t, const Convert& convert, bool co
   expect_same_matrix(c.matrix, before, what + " before the gather");
   c.map.gather(exec, detail::value_arrays(w.matrix));
   expect_same_matrix(c.matrix, convert(exec, w.matrix), what + " after the gather");
+}
+
+/// The same in both refresh orders.
+template <class V, class I, class Convert>
+void expect_map_follows(const Triplets<V, I>& t, const Convert& convert, bool conjugate,
+                        const std::string& what) {
+  for (const auto order : {refresh_order::copy, refresh_order::source})
+    expect_map_follows(t, convert, conjugate, order,
+                       what + (order == refresh_order::copy ? " (copy order)" : " (source order)"));
 }
 
 TYPED_TEST(ValueMapFormats, EveryFormatAndModeFollowsTheDirectConversion) {
@@ -120,7 +129,8 @@ TYPED_TEST(ValueMapFormats, TransposeOfTwoPartFormatsFollows) {
     auto hyb = to_hybrid(exec, w.matrix, split);
     using D = typename Csr<V, I>::device_type;
     auto c = ValueMap<V, I, D>::convert(
-        exec, hyb, [](const auto& e, const auto& a) { return to_csr(e, a, Mode::transpose); });
+        exec, hyb, [](const auto& e, const auto& a) { return to_csr(e, a, Mode::transpose); },
+        false, refresh_order::source);
     expect_same_matrix(c.matrix, to_csr(exec, hyb, Mode::transpose), m.name + " hybrid^T");
     change_values(w);
     hyb = to_hybrid(exec, w.matrix, split);

@@ -84,9 +84,9 @@ TYPED_TEST(Modes, EveryFormatAndStrategyAppliesEachModeThroughItsHandle) {
       // Real values: H is T, so it reuses T's copy.
       EXPECT_EQ(first, &h.op_handle(exec, Mode::conjugate_transpose)) << what;
       // The copy, its workspace and the map that refreshes its values (one
-      // index per value slot of A, padding included: update_values).
+      // index per value slot of the copy: update_values).
       EXPECT_EQ(h.op_bytes(), first->matrix().bytes() + first->workspace_bytes() +
-                                  static_cast<std::uint64_t>(a.stored()) * sizeof(I))
+                                  static_cast<std::uint64_t>(first->matrix().nnz()) * sizeof(I))
           << what;
       EXPECT_NE(h.describe().find("mode T: Csr copy of"), std::string::npos) << h.describe();
       EXPECT_THROW(h.op_handle(exec, Mode::none), invalid_parameter) << what;
