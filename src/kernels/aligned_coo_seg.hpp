@@ -138,7 +138,9 @@ void aligned_coo_seg(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                                            decltype(yb), decltype(has_beta)::value>;
       Kokkos::parallel_for(
           label,
-          Kokkos::TeamPolicy<ExecutionSpace>(exec, league, s.team_size, s.vector_length),
+          Kokkos::TeamPolicy<ExecutionSpace>(
+              exec, league_size(league, lanes_per_team, "lanes", label), s.team_size,
+              s.vector_length),
           functor{a.seg_row_indices(), a.seg_col_indices(), a.seg_values(), xb, yb, alpha, beta,
                   lanes ? a.seg_size() : Index(0), a.num_segments(), lanes_per_team,
                   others.data(), other_count, league});

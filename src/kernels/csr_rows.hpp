@@ -56,7 +56,8 @@ void csr_rows(const ExecutionSpace& exec, const tuning::LaunchShape& s, const st
   const Index rows = a.rows();
   if (rows == 0) return;
   const Index per_team = static_cast<Index>(s.rows_per_team);
-  const Index league = (rows + per_team - 1) / per_team;
+  const int league = league_size((static_cast<std::int64_t>(rows) + per_team - 1) / per_team,
+                                 per_team, "rows", label);
   Kokkos::TeamPolicy<ExecutionSpace> policy(exec, league, s.team_size, s.vector_length);
   for_each_column_block(x, y, [&](auto xb, auto yb) {
     dispatch_beta(beta, [&](auto has_beta) {

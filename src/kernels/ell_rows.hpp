@@ -21,7 +21,6 @@
 #include "../tuning/policy.hpp"
 
 #include <cstdint>
-#include <limits>
 #include <string>
 
 namespace kobalt::detail {
@@ -79,14 +78,10 @@ void ell_rows(const ExecutionSpace& exec, const tuning::LaunchShape& s, const st
     return;
   }
   const std::int64_t units = rows * parts;
-  const std::int64_t league = (units + s.rows_per_team - 1) / s.rows_per_team;
-  if (league > std::numeric_limits<int>::max())
-    throw invalid_parameter("kobalt: " + label + ": " + std::to_string(league) +
-                            " teams of " + std::to_string(s.rows_per_team) +
-                            " rows; at most 2^31 - 1");
+  const int league =
+      league_size((units + s.rows_per_team - 1) / s.rows_per_team, s.rows_per_team, "rows", label);
   if (parts > 1) scale(exec, beta, y);
-  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, static_cast<int>(league), s.team_size,
-                                            s.vector_length);
+  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, league, s.team_size, s.vector_length);
   for_each_column_block(x, y, [&](auto xb, auto yb) {
     dispatch_beta(parts > 1 ? scalar(0) : beta, [&](auto has_beta) {
       using functor = EllRowFunctor<ExecutionSpace, typename matrix::index_view,

@@ -202,7 +202,7 @@ void slot_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
       if (t > 1) {
         const std::size_t bytes = functor::reserved_bytes(f.blocks_per_team, t, b);
         f.scratch_level = bytes <= level0 ? 0 : 1;
-        policy.set_scratch_size(f.scratch_level, Kokkos::PerTeam(bytes));
+        policy.set_scratch_size(f.scratch_level, compat::per_team(bytes));
       }
       Kokkos::parallel_for(label, policy, f);
     });
