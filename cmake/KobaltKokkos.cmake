@@ -4,13 +4,21 @@
 # name the non-existent /usr/lib/include. Included by CMakeLists.txt and by
 # the installed KobaltConfig.cmake, so consumers get the same repair.
 
-# find_package(Kokkos 3.4...<5) rejects Debian's "3.4.01": ask for no version
-# and check it here instead.
+# The Kokkos versions Kobalt supports: 3.4 to the last 5.x. The Spack
+# recipe's depends_on("kokkos@3.4:5") says the same (the test spack_package
+# compares the two).
+set(KOBALT_KOKKOS_MIN_VERSION 3.4)
+set(KOBALT_KOKKOS_MAX_MAJOR 5)
+
+# find_package(Kokkos 3.4...<6) rejects Debian's "3.4.01" (its version file
+# takes no range across majors): ask for no version and check it here.
 if(NOT TARGET Kokkos::kokkos)
   find_package(Kokkos REQUIRED)
 endif()
-if(Kokkos_VERSION VERSION_LESS 3.4)
-  message(FATAL_ERROR "Kobalt needs Kokkos 3.4 or newer; found ${Kokkos_VERSION}")
+string(REGEX MATCH "^[0-9]+" _kobalt_kokkos_major "${Kokkos_VERSION}")
+if(Kokkos_VERSION VERSION_LESS KOBALT_KOKKOS_MIN_VERSION OR _kobalt_kokkos_major GREATER KOBALT_KOKKOS_MAX_MAJOR)
+  message(FATAL_ERROR "Kobalt supports Kokkos ${KOBALT_KOKKOS_MIN_VERSION} to ${KOBALT_KOKKOS_MAX_MAJOR}.x; "
+                      "found Kokkos ${Kokkos_VERSION} in ${Kokkos_DIR}")
 endif()
 
 function(kobalt_repair_kokkos_target)

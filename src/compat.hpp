@@ -5,6 +5,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <array>
+#include <cstddef>
 #include <string>
 
 #if !defined(KOKKOS_VERSION) || KOKKOS_VERSION < 30400
@@ -26,6 +27,14 @@ class ScopedRegion {
   ScopedRegion(const ScopedRegion&) = delete;
   ScopedRegion& operator=(const ScopedRegion&) = delete;
 };
+
+/// Kokkos::PerTeam(bytes) for TeamPolicy::set_scratch_size: Kokkos 3.x takes
+/// the size as an int, 4.x as a size_t; the conversion is explicit here so
+/// that it does not warn under -Wconversion.
+inline auto per_team(std::size_t bytes) {
+  using count = decltype(Kokkos::PerTeam(0).value);
+  return Kokkos::PerTeam(static_cast<count>(bytes));
+}
 
 /// Allocation property for views whose contents are written before they are
 /// read. Kokkos 4 rejects a C-string label here, so the label is a std::string.

@@ -56,7 +56,7 @@ IndexView rows_sorted_in_windows(const ExecutionSpace& exec, const RowPtr& row_p
   // More windows than an int league counts are taken in a grid stride.
   const int league = static_cast<int>(windows < (std::int64_t{1} << 30) ? windows : std::int64_t{1} << 30);
   policy_type policy(exec, league, Kokkos::AUTO);
-  policy.set_scratch_size(level, Kokkos::PerTeam(keys_view::shmem_size(width)));
+  policy.set_scratch_size(level, compat::per_team(keys_view::shmem_size(width)));
   // key = complemented length (high 32 bits) | row within the window (low 32
   // bits): ascending keys are decreasing lengths, ties by row. Lengths of
   // 2^32 - 1 or more saturate; such rows keep their row order.

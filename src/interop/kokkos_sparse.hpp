@@ -14,6 +14,11 @@
 // Kernels 3.4 and 4.x; 4.x's SPMVHandle drops the const itself).
 #pragma once
 
+/// \file
+/// Zero-copy conversions between KokkosSparse::CrsMatrix and kobalt::Csr
+/// (from_kokkos_crs, to_kokkos_crs); not part of kobalt.hpp, and the only
+/// header that needs Kokkos Kernels.
+
 #include "../formats/csr.hpp"
 
 #include <KokkosSparse_CrsMatrix.hpp>

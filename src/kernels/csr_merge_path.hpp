@@ -408,8 +408,8 @@ struct CsrMergePathFunctor {
         if (tail_part)
           tail_run = count_part<ExecutionSpace>(arrived, static_cast<index_type>(r1), run_first[t],
                                                 run_last[t] + 1);
-        const auto part = [&](std::int64_t k, const LastPart<index_type>& run) {
-          return part_of(k, run);
+        const auto part = [&](std::int64_t p, const LastPart<index_type>& run) {
+          return part_of(p, run);
         };
         finish_split_row<ExecutionSpace, W, HasBeta>(lane, head_run, y, alpha, beta, arrived, part);
         finish_split_row<ExecutionSpace, W, HasBeta>(lane, tail_run, y, alpha, beta, arrived, part);

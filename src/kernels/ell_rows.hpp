@@ -21,7 +21,6 @@
 #include "../tuning/policy.hpp"
 
 #include <cstdint>
-#include <limits>
 #include <string>
 
 namespace kobalt::detail {

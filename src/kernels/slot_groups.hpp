@@ -209,7 +209,7 @@ void slot_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
         const std::size_t bytes = functor::reserved_bytes(f.blocks_per_team, f.t, b);
         f.scratch_level = bytes <= level0 ? 0 : 1;
         check_team_scratch(exec, label, f.scratch_level, bytes);
-        policy.set_scratch_size(f.scratch_level, Kokkos::PerTeam(bytes));
+        policy.set_scratch_size(f.scratch_level, compat::per_team(bytes));
       }
       team_parallel_for(label, policy, f);
     });

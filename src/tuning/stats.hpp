@@ -99,7 +99,7 @@ void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
   const int local_bins = static_cast<int>(bins < local_bins_max ? bins : local_bins_max);
   const std::int64_t league = (rows + rows_per_team - 1) / rows_per_team;
   policy_type policy(exec, static_cast<int>(league), Kokkos::AUTO);
-  policy.set_scratch_size(0, Kokkos::PerTeam(local_bins * sizeof(int)));
+  policy.set_scratch_size(0, compat::per_team(local_bins * sizeof(int)));
   Kokkos::parallel_for(
       "kobalt::tuning::analyze::histogram", policy, KOKKOS_LAMBDA(const member& team) {
         int* local = static_cast<int*>(team.team_scratch(0).get_shmem(local_bins * sizeof(int)));

@@ -6,8 +6,10 @@
 #  2. neither way warns about CXX extensions, though the consumer does not set
 #     CMAKE_CXX_EXTENSIONS;
 #  3. the installed config needs zlib exactly when Kobalt was built with it;
-#  4. the installed config refuses a Kokkos of another version or devices than
-#     the one it was built with, naming both.
+#  4. the installed config accepts another patch release of the Kokkos it was
+#     built with (same major.minor and devices, listed in any order) and
+#     refuses another major.minor or other devices, naming both;
+#  5. Kobalt refuses a Kokkos outside the supported range (cmake/KobaltKokkos.cmake).
 # Usage: cmake -DSOURCE=<kobalt> -DWORK=<scratch> -DCXX=<compiler> -DKOKKOS_DIR=<its Kokkos_DIR>
 #              -DKOKKOS_VERSION=... -DKOKKOS_DEVICES=a,b -DZLIB_FOUND=... -P package_test.cmake
 foreach(v SOURCE WORK CXX KOKKOS_DIR KOKKOS_VERSION KOKKOS_DEVICES)
@@ -70,20 +72,63 @@ if(ZLIB_FOUND)
   endif()
 endif()
 
-# 4. Another Kokkos: a stand-in package of another version and devices.
-set(fake ${WORK}/other-kokkos)
-file(WRITE ${fake}/KokkosConfig.cmake
-     "set(Kokkos_VERSION 9.8.7)\nset(Kokkos_DEVICES CUDA)\n"
-     "if(NOT TARGET Kokkos::kokkos)\n  add_library(Kokkos::kokkos INTERFACE IMPORTED)\nendif()\n")
-run(other_kokkos nonzero -S ${consumer} -B ${WORK}/other-kokkos-build -DCMAKE_CXX_COMPILER=${CXX}
-    -DCMAKE_PREFIX_PATH=${prefix} -DKokkos_DIR=${fake})
+# 4. Another Kokkos: stand-in packages of other versions and devices.
+# fake_kokkos(NAME VERSION DEVICES...): a KokkosConfig.cmake in WORK/NAME.
+function(fake_kokkos name version)
+  file(WRITE ${WORK}/${name}/KokkosConfig.cmake
+       "set(Kokkos_VERSION ${version})\nset(Kokkos_DEVICES ${ARGN})\n"
+       "if(NOT TARGET Kokkos::kokkos)\n  add_library(Kokkos::kokkos INTERFACE IMPORTED)\nendif()\n")
+endfunction()
+string(REPLACE "," ";" devices "${KOKKOS_DEVICES}")
+string(REGEX MATCH "^[0-9]+\\.[0-9]+" minor "${KOKKOS_VERSION}")
+if(KOKKOS_VERSION MATCHES "\\.0*99$")
+  set(other_patch ${minor}.00)
+else()
+  set(other_patch ${minor}.99)
+endif()
+set(reversed ${devices})
+list(REVERSE reversed)
+fake_kokkos(patch-kokkos ${other_patch} ${reversed})
+run(other_patch 0 -S ${consumer} -B ${WORK}/patch-kokkos-build -DCMAKE_CXX_COMPILER=${CXX}
+    -DCMAKE_PREFIX_PATH=${prefix} -DKokkos_DIR=${WORK}/patch-kokkos)
+string(REGEX MATCH "^[0-9]+" major "${KOKKOS_VERSION}")
+string(REGEX MATCH "^[0-9]+\\.([0-9]+)" minor_only "${KOKKOS_VERSION}")
+math(EXPR next_minor "${CMAKE_MATCH_1} + 1")
 string(REPLACE "," ", " built_devices "${KOKKOS_DEVICES}")  # passed comma-separated
-string(REGEX REPLACE "[ \n]+" " " said "${out_other_kokkos}")
-foreach(phrase "was built with Kokkos ${KOKKOS_VERSION} (devices: ${built_devices})"
-               "found Kokkos 9.8.7 (devices: CUDA)")
-  string(FIND "${said}" "${phrase}" at)
-  if(at LESS 0)
-    message(FATAL_ERROR "another Kokkos: the message does not say '${phrase}':\n${out_other_kokkos}")
+# refused(NAME VERSION DEVICES...): the installed config refuses that Kokkos
+# and names it and the one Kobalt was built with.
+function(refused name version)
+  fake_kokkos(${name} ${version} ${ARGN})
+  run(${name} nonzero -S ${consumer} -B ${WORK}/${name}-build -DCMAKE_CXX_COMPILER=${CXX}
+      -DCMAKE_PREFIX_PATH=${prefix} -DKokkos_DIR=${WORK}/${name})
+  string(REPLACE ";" ", " found_devices "${ARGN}")
+  string(REGEX REPLACE "[ \n]+" " " said "${out_${name}}")
+  foreach(phrase "was built with Kokkos ${KOKKOS_VERSION} (devices: ${built_devices})"
+                 "found Kokkos ${version} (devices: ${found_devices})")
+    string(FIND "${said}" "${phrase}" at)
+    if(at LESS 0)
+      message(FATAL_ERROR "${name}: the message does not say '${phrase}':\n${out_${name}}")
+    endif()
+  endforeach()
+endfunction()
+refused(other_kokkos 9.8.7 CUDA)
+refused(other_minor ${major}.${next_minor}.00 ${devices})
+refused(other_devices ${KOKKOS_VERSION} ${devices} THREADS)
+
+# 5. The supported range, at Kobalt's own configure: below it and above it
+# refused, naming the range; its top accepted.
+set(range_phrase "Kobalt supports Kokkos 3.4 to 5.x")
+foreach(case "too_old;3.3.01;nonzero" "too_new;6.0.00;nonzero" "range_top;5.9.99;0")
+  list(GET case 0 name)
+  list(GET case 1 version)
+  list(GET case 2 expect)
+  fake_kokkos(range-${name} ${version} SERIAL)
+  run(${name} ${expect} -S ${SOURCE} -B ${WORK}/range-${name}-build -DCMAKE_CXX_COMPILER=${CXX}
+      -DKokkos_DIR=${WORK}/range-${name})
+  string(REGEX REPLACE "[ \n]+" " " said "${out_${name}}")
+  string(FIND "${said}" "${range_phrase}; found Kokkos ${version}" at)
+  if(expect STREQUAL "nonzero" AND at LESS 0)
+    message(FATAL_ERROR "${name}: the message does not say '${range_phrase}; found Kokkos ${version}':\n${out_${name}}")
   endif()
 endforeach()
 message(STATUS "package config: all checks passed")
