@@ -33,8 +33,9 @@ void sellp_slice_lengths(const ExecutionSpace& exec, const RowPtr& row_ptr,
   using policy = Kokkos::TeamPolicy<ExecutionSpace>;
   const std::int64_t slices = static_cast<std::int64_t>(lengths.extent(0));
   const bool ordered = order.extent(0) != 0;
+  const int league = detail::league_size(slices, b, "rows", "kobalt::convert<sellp>::slice_lengths");
   Kokkos::parallel_for(
-      "kobalt::convert<sellp>::slice_lengths", policy(exec, slices, Kokkos::AUTO),
+      "kobalt::convert<sellp>::slice_lengths", policy(exec, league, Kokkos::AUTO),
       KOKKOS_LAMBDA(const typename policy::member_type& team) {
         const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * b;
         const std::int64_t count = rows - first < b ? rows - first : b;
