@@ -35,16 +35,28 @@
 namespace kobalt {
 
 namespace detail {
+/// How `a` relates to the matrix a handle holds, by shape and by the
+/// addresses and lengths of its arrays (no pass over them).
+enum class matrix_match { same, other_values, other_structure };
+template <class Matrix>
+matrix_match match_arrays(const Matrix& held, const Matrix& a) {
+  if (held.rows() != a.rows() || held.cols() != a.cols() ||
+      structure_arrays(held) != structure_arrays(a))
+    return matrix_match::other_structure;
+  const auto hv = value_arrays(held), av = value_arrays(a);
+  bool same_values = true;
+  for (std::size_t i = 0; i < hv.size(); ++i) {
+    if (hv[i].extent(0) != av[i].extent(0)) return matrix_match::other_structure;
+    same_values = same_values && hv[i].data() == av[i].data();
+  }
+  return same_values ? matrix_match::same : matrix_match::other_values;
+}
+
 /// Throws invalid_parameter unless `a` has `held`'s shape, its structure
-/// arrays (the same storage: pointers and lengths, no pass over them) and
-/// value arrays of the same lengths.
+/// arrays (the same storage) and value arrays of the same lengths.
 template <class Matrix>
 void check_same_structure(const Matrix& held, const Matrix& a, const std::string& who) {
-  const auto hv = value_arrays(held), av = value_arrays(a);
-  bool same = held.rows() == a.rows() && held.cols() == a.cols() &&
-              structure_arrays(held) == structure_arrays(a);
-  for (std::size_t i = 0; i < hv.size(); ++i) same = same && hv[i].extent(0) == av[i].extent(0);
-  if (!same)
+  if (match_arrays(held, a) == matrix_match::other_structure)
     throw invalid_parameter(who + ": the handle was built for another matrix (" +
                             std::to_string(held.rows()) + " x " + std::to_string(held.cols()) +
                             ", " + std::to_string(held.nnz()) +
@@ -56,13 +68,12 @@ void check_same_structure(const Matrix& held, const Matrix& a, const std::string
 /// another product silently.
 template <class Matrix>
 void check_handle_matrix(const Matrix& held, const Matrix& a) {
-  check_same_structure(held, a, "kobalt::spmv");
-  const auto hv = value_arrays(held), av = value_arrays(a);
-  for (std::size_t i = 0; i < hv.size(); ++i)
-    if (hv[i].data() != av[i].data())
-      throw invalid_parameter(
-          "kobalt::spmv: the matrix's values live in other storage than the handle's; "
-          "switch the handle to them with update_values(exec, a)");
+  const matrix_match m = match_arrays(held, a);
+  if (m == matrix_match::other_structure) check_same_structure(held, a, "kobalt::spmv");
+  if (m == matrix_match::other_values)
+    throw invalid_parameter(
+        "kobalt::spmv: the matrix's values live in other storage than the handle's; "
+        "switch the handle to them with update_values(exec, a)");
 }
 
 /// Throws invalid_parameter for an empty handle (default-constructed or
