@@ -223,7 +223,8 @@ auto ValueMap<Value, MapIndex, Device>::convert(const ExecutionSpace& exec, cons
   for (std::size_t j = 0; j < m; ++j) {
     values[j] = detail::values_of<Value, D>(compat::uninitialized(exec, "kobalt::value_map::copy"),
                                             carried[j].extent(0));
-    Kokkos::deep_copy(exec, values[j], Value(0));  // padding: never written again
+    // A source-order refresh never writes the padding: zero it once here.
+    if (order == refresh_order::source) Kokkos::deep_copy(exec, values[j], Value(0));
     map.targets_.push_back(values[j]);
     targets += static_cast<std::int64_t>(carried[j].extent(0));
   }
