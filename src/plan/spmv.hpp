@@ -61,6 +61,12 @@ void check_no_alias(const XView& x, const YView& y) {
                             " entries); give y its own storage");
 }
 
+/// The layouts of rank-2 x and y the kernels take (each entry read as
+/// x(c, j), so the layout changes only which accesses coalesce).
+template <class Layout>
+inline constexpr bool is_column_layout_v =
+    std::is_same_v<Layout, Kokkos::LayoutLeft> || std::is_same_v<Layout, Kokkos::LayoutRight>;
+
 template <class ExecutionSpace, class Matrix, class XView, class YView>
 constexpr void check_types() {
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
@@ -70,9 +76,10 @@ constexpr void check_types() {
   constexpr int rank = compat::rank_v<YView>;
   static_assert(compat::rank_v<XView> == rank, "kobalt::spmv: x and y must have the same rank");
   static_assert(rank == 1 || rank == 2, "kobalt::spmv: x and y must be rank-1 or rank-2 Views");
-  static_assert(rank == 1 || (std::is_same_v<typename XView::array_layout, Kokkos::LayoutLeft> &&
-                              std::is_same_v<typename YView::array_layout, Kokkos::LayoutLeft>),
-                "kobalt::spmv: rank-2 x and y must be LayoutLeft (one column per right-hand side)");
+  static_assert(rank == 1 || (is_column_layout_v<typename XView::array_layout> &&
+                              is_column_layout_v<typename YView::array_layout>),
+                "kobalt::spmv: rank-2 x and y must be LayoutLeft or LayoutRight (one column per "
+                "right-hand side); copy a LayoutStride View into one of them first");
   static_assert(std::is_same_v<typename YView::value_type, typename YView::non_const_value_type>,
                 "kobalt::spmv: y must not be a View of const");
   using y_scalar = typename YView::non_const_value_type;
@@ -93,13 +100,14 @@ constexpr void check_types() {
 
 /// y = alpha*A*x + beta*y on `exec` with the setup in `handle` (built for A).
 ///
-/// - x, y: rank-1 Views, or rank-2 LayoutLeft Views with one column per
-///   right-hand side (one launch per block of 8 columns, each entry of A
-///   loaded once per block). beta == 0 overwrites y: NaN or Inf in y do not
-///   survive. On GPUs, where handle.stages_x_rows() says so (skewed
-///   matrices, x larger than L2, >= 8 right-hand sides: tuning/x_rows.hpp),
-///   x is first copied row-major into memory the handle keeps, and the
-///   kernels gather from the copy.
+/// - x, y: rank-1 Views, or rank-2 Views with one column per right-hand
+///   side, each LayoutLeft or LayoutRight (one launch per block of 8
+///   columns, each entry of A loaded once per block). beta == 0 overwrites
+///   y: NaN or Inf in y do not survive. On GPUs, where
+///   handle.stages_x_rows() says so (skewed matrices, x larger than L2, >= 8
+///   right-hand sides: tuning/x_rows.hpp), a LayoutLeft x is first copied
+///   row-major into memory the handle keeps, and the kernels gather from the
+///   copy; a LayoutRight x is read as it is.
 /// - A: any Kobalt format; its memory space and the Views' must be accessible
 ///   from `exec`. The matrix may hold float while x and y hold double: the
 ///   kernel accumulates in y's value type.
@@ -123,7 +131,9 @@ void spmv(const ExecutionSpace& exec, const SpmvHandle<Matrix, HandleSpace>& han
     detail::scale(exec, beta, y);
     return;
   }
-  if constexpr (compat::rank_v<XView> == 2 && detail::may_stage_x_rows<ExecutionSpace>) {
+  // A LayoutRight x is already what the row-major copy would be.
+  if constexpr (compat::rank_v<XView> == 2 && detail::may_stage_x_rows<ExecutionSpace> &&
+                !std::is_same_v<typename XView::array_layout, Kokkos::LayoutRight>) {
     using x_value = typename XView::non_const_value_type;
     if (handle.stages_x_rows(static_cast<std::int64_t>(x.extent(1)),
                              static_cast<std::int64_t>(sizeof(x_value)))) {

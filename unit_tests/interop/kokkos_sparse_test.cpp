@@ -110,7 +110,7 @@ void expect_case_matches_kokkos_sparse(const KokkosCrs& A, const Triplets<Value,
                                        const SpmvCase& c, const std::string& what,
                                        Apply&& apply) {
   const auto v = case_vectors<Scalar, device>(t, c);
-  using view2 = typename decltype(v)::view2;
+  using view2 = typename decltype(v)::y_view;
   const view2 y_kk("y_kk", v.y.extent(0), v.y.extent(1)), y("y", v.y.extent(0), v.y.extent(1));
   Kokkos::deep_copy(y_kk, v.y);
   Kokkos::deep_copy(y, v.y);

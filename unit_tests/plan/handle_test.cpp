@@ -474,20 +474,6 @@ TYPED_TEST(Handle, WorkspaceOnlyWhereTheKernelNeedsIt) {
   EXPECT_EQ(with_workspace, tuning::cached_profile_of(exec).gpu ? 4u : 5u);
 }
 
-/// A skewed matrix with many entries per column: row i holds (7 i) mod 21
-/// entries (0, 7 or 14: row-length variance about 33) in the columns i,
-/// i + 1, ... mod 20.
-template <class V, class I>
-Triplets<V, I> skewed_short_and_wide(I rows) {
-  Triplets<V, I> t;
-  t.rows = rows;
-  t.cols = 20;
-  for (I i = 0; i < rows; ++i)
-    for (I k = 0; k < (7 * i) % 21; ++k)
-      t.push_back(i, (i + k) % 20, scalar_from<V>(0.25 * double((i + 3 * k) % 9) - 1.0, 0.5));
-  return t;
-}
-
 /// Rank-2 applies through a row-major copy of x (tuning::stage_x_rows):
 /// with the L2 size unknown (l2_bytes = 0) a skewed matrix with >= 6
 /// entries per column stages x for 8 and 17 right-hand sides on GPUs, and
