@@ -119,7 +119,9 @@ const char* usage =
     "                arrays larger than the free memory are refused\n"
     "--help          this text\n"
     "\n"
-    "Progress goes to stderr, the fit's report to stdout. Exit status: 0 when\n"
+    "Progress goes to stderr, the fit's report to stdout. A key fitted from\n"
+    "too few training matrices (tuning::fit_min_samples) is written with a\n"
+    "warning on stderr and in the report. Exit status: 0 when\n"
     "the profile was written, 1 on a failure, 2 for a bad command line, found\n"
     "before anything runs: options, inputs (every file must start as a Matrix\n"
     "Market file, every generator spec must parse), --start (a readable\n"
@@ -415,7 +417,8 @@ double key_gain(const KeySweep& sweep, const std::vector<tuning::SweepSample>& s
 /// every value's share. No samples, or `held` (why the key may not move):
 /// the key stays.
 void fit_key(const KeySweep& sweep, const std::vector<tuning::SweepSample>& samples,
-             tuning::DeviceProfile& profile, std::ostream& report, const char* held = nullptr) {
+             tuning::DeviceProfile& profile, std::ostream& report,
+             std::vector<std::string>& warnings, const char* held = nullptr) {
   if (samples.empty()) {
     report << sweep.key << " kept: no training matrix where " << sweep.on << "\n";
     return;
@@ -438,6 +441,9 @@ void fit_key(const KeySweep& sweep, const std::vector<tuning::SweepSample>& samp
     report << " (kept: " << sweep.values[best] << " gains less than " << tuning::sweep_min_gain
            << "x over it)";
   report << "\n";
+  if (!held)
+    tuning::note_warning(tuning::few_samples_warning(sweep.key, samples.size(), "matrices"),
+                         warnings, report);
 }
 
 /// One training matrix's conversion sample and its SELL-P times with each
@@ -452,14 +458,15 @@ struct Measured {
 /// samples with the chosen size's times.
 std::vector<tuning::AutoSample> fit_sellp_slice(const std::vector<Measured>& measured,
                                                 tuning::DeviceProfile& profile,
-                                                std::ostream& report) {
+                                                std::ostream& report,
+                                                std::vector<std::string>& warnings) {
   std::vector<tuning::SweepSample> sweep;
   for (const Measured& m : measured) {
     tuning::SweepSample s{m.sample.name, 0, {}};
     for (const auto& t : m.sellp.time) s.seconds.push_back(t.seconds);
     if (tuning::best_candidate(s) < s.seconds.size()) sweep.push_back(s);
   }
-  fit_key(sellp_slice_sweep, sweep, profile, report);
+  fit_key(sellp_slice_sweep, sweep, profile, report, warnings);
   const auto& sizes = sellp_slice_sweep.values;
   const auto chosen = static_cast<std::size_t>(
       std::find(sizes.begin(), sizes.end(), profile.auto_sellp_slice_size) - sizes.begin());
@@ -497,7 +504,8 @@ tuning::DeviceProfile csrk_pass2(const std::vector<std::string>& inputs,
                                  const std::vector<tuning::SweepSample>& grid_samples,
                                  const std::vector<tuning::CsrkSizes>& grid, int k,
                                  const tuning::DeviceProfile& fitted,
-                                 const bench::TimingOptions& timing, bench::DeviceClock& clock) {
+                                 const bench::TimingOptions& timing, bench::DeviceClock& clock,
+                                 std::vector<std::string>& warnings) {
   const auto candidates = tuning::csrk_candidates(grid_samples, grid, k, fitted);
   std::vector<std::vector<double>> candidate_seconds(candidates.size());
   Kokkos::Timer elapsed;
@@ -516,6 +524,7 @@ tuning::DeviceProfile csrk_pass2(const std::vector<std::string>& inputs,
   }
   const auto fit = tuning::fit_csrk(grid_samples, grid, k, candidates, candidate_seconds, fitted);
   std::cout << fit.report;
+  warnings.insert(warnings.end(), fit.warnings.begin(), fit.warnings.end());
   return fit.profile;
 }
 
@@ -633,11 +642,15 @@ int main(int argc, char** argv) {
       }
       progress(pass1, i, inputs.size(), in.name, line, elapsed);
     }
-    const auto fit = tuning::fit_auto(fit_sellp_slice(measured, base, std::cout), base);
+    std::vector<std::string> warnings;  // keys fitted from too few matrices
+    const auto fit =
+        tuning::fit_auto(fit_sellp_slice(measured, base, std::cout, warnings), base);
     std::cout << fit.report;
+    warnings.insert(warnings.end(), fit.warnings.begin(), fit.warnings.end());
     tuning::DeviceProfile profile =
         o.skip_csrk ? fit.profile
-                    : csrk_pass2(inputs, csrk_samples, grid, k, fit.profile, sweep_timing, clock);
+                    : csrk_pass2(inputs, csrk_samples, grid, k, fit.profile, sweep_timing, clock,
+                                 warnings);
     if (o.skip_csrk)
       std::cout << "CSR-k keys kept (--skip-csrk): k " << profile.csrk_k << ", model "
                 << profile.csrk_model << ", SRS " << profile.csrk_super_row_size << ", SSRS "
@@ -653,19 +666,19 @@ int main(int argc, char** argv) {
     // than the best format, perf_tests/results/h100/README.md). Only the
     // one that gains more moves.
     if (base.gpu) {
-      fit_key(merge_path_items_sweep, merge_samples, profile, std::cout);
+      fit_key(merge_path_items_sweep, merge_samples, profile, std::cout, warnings);
       const double omega_gain = key_gain(oversubscription_sweep, omega_samples, profile);
       const double warps_gain = key_gain(warps_per_cu_sweep, warps_samples, profile);
-      fit_key(oversubscription_sweep, omega_samples, profile, std::cout,
+      fit_key(oversubscription_sweep, omega_samples, profile, std::cout, warnings,
               warps_gain > omega_gain ? "warps_per_cu, which scales the same launch, gains more"
                                       : nullptr);
-      fit_key(team_threads_sweep, team_samples, profile, std::cout);
-      fit_key(warps_per_cu_sweep, warps_samples, profile, std::cout,
+      fit_key(team_threads_sweep, team_samples, profile, std::cout, warnings);
+      fit_key(warps_per_cu_sweep, warps_samples, profile, std::cout, warnings,
               omega_gain > 1 && omega_gain >= warps_gain
                   ? "oversubscription, which scales the same launch, gains more"
                   : nullptr);
     } else {
-      fit_key(rows_per_team_sweep, rows_samples, profile, std::cout);
+      fit_key(rows_per_team_sweep, rows_samples, profile, std::cout, warnings);
     }
     std::string error;
     if (!bench::replace_file(profile_file, o.out, read_files(o, inputs),
@@ -676,6 +689,7 @@ int main(int argc, char** argv) {
                              error))
       throw std::runtime_error("cannot write the device profile " + o.out + ": " + error);
     std::cout << "wrote " << o.out << " (use it with KOBALT_PROFILE=" << o.out << ")\n";
+    for (const auto& w : warnings) std::cerr << "kobalt-tune: " << w << "\n";
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "kobalt-tune: " << e.what() << "\n";

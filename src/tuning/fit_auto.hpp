@@ -35,6 +35,7 @@
 #pragma once
 
 #include "choose.hpp"
+#include "fit_sweep.hpp"
 #include "profile.hpp"
 
 #include <algorithm>
@@ -92,6 +93,8 @@ inline constexpr std::int64_t fit_never_nnz = 1000000000000000;
 struct AutoFit {
   DeviceProfile profile;  ///< the base profile with the auto_* keys refitted
   std::string report;    ///< one line per key set, with the samples behind it
+  /// Keys set from fewer than fit_min_samples matrices (also in the report).
+  std::vector<std::string> warnings;
 };
 
 namespace detail {
@@ -205,7 +208,7 @@ inline std::size_t sellp_winning_prefix(const std::vector<AutoSample>& samples,
 /// and `auto` ran landmark 1.25x slower than ELL (6.9 against 5.5 us,
 /// perf_tests/results/h100/README.md, session 24).
 inline void fit_sellp(const std::vector<AutoSample>& all, DeviceProfile& p,
-                      std::ostream& report) {
+                      std::ostream& report, std::vector<std::string>& warnings) {
   std::vector<AutoSample> c;
   for (const auto& s : all)
     if (s.sellp_candidate()) c.push_back(s);
@@ -217,6 +220,9 @@ inline void fit_sellp(const std::vector<AutoSample>& all, DeviceProfile& p,
   std::sort(c.begin(), c.end(),
             [](const AutoSample& a, const AutoSample& b) { return a.nnz < b.nnz; });
   const std::size_t n = sellp_winning_prefix(c, p.auto_min_convert_nnz);
+  note_warning(few_samples_warning("auto_sellp_max_nnz", n == 0 ? c.size() : n,
+                                   n == 0 ? "SELL-P candidates" : "SELL-P candidates that win"),
+               warnings, report);
   if (n == 0) {
     p.auto_sellp_max_nnz = 0;
     report << "auto_sellp_max_nnz = 0 (SELL-P gains less than " << fit_min_gain
@@ -245,7 +251,7 @@ inline void fit_sellp(const std::vector<AutoSample>& all, DeviceProfile& p,
 /// others are ignored; the SELL-P keys from those with a SELL-P time). Keys
 /// without a sample to set them keep base's value.
 inline AutoFit fit_auto(std::vector<AutoSample> samples, const DeviceProfile& base) {
-  AutoFit fit{base, ""};
+  AutoFit fit{base, "", {}};
   DeviceProfile& p = fit.profile;
   std::ostringstream report;
   const std::vector<AutoSample> all = samples;  // fit_sellp reads those without a conversion too
@@ -258,7 +264,7 @@ inline AutoFit fit_auto(std::vector<AutoSample> samples, const DeviceProfile& ba
             [](const AutoSample& a, const AutoSample& b) { return a.nnz < b.nnz; });
   report << samples.size() << " training matrices with a conversion measured\n";
   if (samples.empty()) {
-    detail::fit_sellp(all, p, report);
+    detail::fit_sellp(all, p, report, fit.warnings);
     fit.report = report.str();
     return fit;
   }
@@ -277,6 +283,10 @@ inline AutoFit fit_auto(std::vector<AutoSample> samples, const DeviceProfile& ba
          << (regular.empty() ? irregular.size() : regular.size())
          << (regular.empty() ? " irregular matrices by Hybrid" : " regular matrices by ELL")
          << (regular.empty() ? hybrid_why : ell_why) << ")\n";
+  note_warning(few_samples_warning("auto_min_convert_nnz",
+                                   regular.empty() ? irregular.size() : regular.size(),
+                                   regular.empty() ? "irregular matrices" : "regular matrices"),
+               fit.warnings, report);
   const auto below = [](std::int64_t from) {
     return [from](const AutoSample& s) { return from < 0 || s.nnz < from; };
   };
@@ -291,6 +301,9 @@ inline AutoFit fit_auto(std::vector<AutoSample> samples, const DeviceProfile& ba
                          ", but no conversion is made below auto_min_convert_nnz"
                    : std::string())
            << ")\n";
+    note_warning(few_samples_warning("auto_hybrid_min_nnz", irregular.size(),
+                                     "irregular matrices"),
+                 fit.warnings, report);
   }
   irregular.erase(
       std::remove_if(irregular.begin(), irregular.end(),
@@ -301,6 +314,9 @@ inline AutoFit fit_auto(std::vector<AutoSample> samples, const DeviceProfile& ba
     p.auto_ell_setup_spmvs = detail::median_setup(regular);
     report << "auto_ell_speedup = " << p.auto_ell_speedup << ", auto_ell_setup_spmvs = "
            << p.auto_ell_setup_spmvs << " (" << regular.size() << " regular matrices)\n";
+    note_warning(few_samples_warning("auto_ell_speedup", regular.size(),
+                                     "regular matrices that convert"),
+                 fit.warnings, report);
   }
   if (!irregular.empty()) {
     p.auto_hybrid_speedup = detail::geometric_mean_speedup(irregular);
@@ -308,8 +324,11 @@ inline AutoFit fit_auto(std::vector<AutoSample> samples, const DeviceProfile& ba
     report << "auto_hybrid_speedup = " << p.auto_hybrid_speedup
            << ", auto_hybrid_setup_spmvs = " << p.auto_hybrid_setup_spmvs << " ("
            << irregular.size() << " irregular matrices)\n";
+    note_warning(few_samples_warning("auto_hybrid_speedup", irregular.size(),
+                                     "irregular matrices that convert"),
+                 fit.warnings, report);
   }
-  detail::fit_sellp(all, p, report);
+  detail::fit_sellp(all, p, report, fit.warnings);
   fit.report = report.str();
   return fit;
 }

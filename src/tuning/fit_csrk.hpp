@@ -61,6 +61,8 @@ struct CsrkCandidate {
 struct CsrkFit {
   DeviceProfile profile;  ///< the base profile with the chosen candidate's CSR-k keys
   std::string report;     ///< the grid's best per matrix, each candidate and its share
+  /// Set when fewer than fit_min_samples matrices were measured (also in the report).
+  std::vector<std::string> warnings;
 };
 
 namespace detail {
@@ -183,7 +185,7 @@ inline CsrkFit fit_csrk(const std::vector<SweepSample>& grid_samples,
                         const std::vector<CsrkCandidate>& candidates,
                         const std::vector<std::vector<double>>& candidate_seconds,
                         const DeviceProfile& base) {
-  CsrkFit fit{base, ""};
+  CsrkFit fit{base, "", {}};
   std::ostringstream report;
   report << "CSR-k, k = " << k << ": the best of " << grid.size()
          << " sizes on each training matrix (002 §" << (k == 3 ? "4.1" : "4.2") << ")\n";
@@ -213,6 +215,13 @@ inline CsrkFit fit_csrk(const std::vector<SweepSample>& grid_samples,
   if (chosen < candidates.size()) {
     detail::copy_csrk_sizes(candidates[chosen].profile, fit.profile);
     report << "kept: " << candidates[chosen].label << "\n";
+    const auto measured = std::count_if(grid_samples.begin(), grid_samples.end(),
+                                        [&](const SweepSample& s) {
+                                          return best_candidate(s) < grid.size();
+                                        });
+    note_warning(few_samples_warning("the CSR-k size keys", static_cast<std::size_t>(measured),
+                                     "matrices measured"),
+                 fit.warnings, report);
   } else {
     report << "no CSR-k candidate measured: the profile's CSR-k keys stay\n";
   }

@@ -24,6 +24,30 @@ struct SweepSample {
   std::vector<double> seconds;   ///< one apply per candidate
 };
 
+/// Training matrices a fitted key needs: from three on one outlier neither
+/// sets a median alone nor meets a 90% share alone (docs/sources.md).
+inline constexpr std::size_t fit_min_samples = 3;
+
+/// The warning for `key` set from `samples` training matrices (`what`
+/// names their kind); empty from fit_min_samples on. kobalt-tune prints
+/// each warning and keeps it in the report.
+inline std::string few_samples_warning(const std::string& key, std::size_t samples,
+                                       const std::string& what) {
+  if (samples >= fit_min_samples) return {};
+  return "warning: " + key + " fitted from " + std::to_string(samples) + " " + what +
+         " (fewer than " + std::to_string(fit_min_samples) +
+         ": one matrix decides it); add training matrices of that kind";
+}
+
+/// Adds `warning` (when not empty) to `warnings` and as a line of `report`.
+template <class Report>
+void note_warning(const std::string& warning, std::vector<std::string>& warnings,
+                  Report& report) {
+  if (warning.empty()) return;
+  warnings.push_back(warning);
+  report << warning << "\n";
+}
+
 namespace detail {
 
 /// The sample's fastest measured time; +inf when none was measured.

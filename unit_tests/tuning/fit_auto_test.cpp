@@ -183,6 +183,26 @@ TEST(FitAuto, H200TrainingSetOfSession28) {
   EXPECT_NE(fit.report.find("mixed: 3 of 8 win"), std::string::npos) << fit.report;
 }
 
+// A key set from fewer than fit_min_samples matrices is written with a
+// warning naming it (in the report too); from three on, none.
+TEST(FitAuto, WarnsWhereTooFewMatricesSetAKey) {
+  const std::vector<AutoSample> two = {sample("mid regular", 200000, true, 1.4),
+                                       sample("big regular", 5000000, true, 1.6)};
+  const auto few = tuning::fit_auto(two, fake_gpu_profile());
+  EXPECT_EQ(few.profile.auto_min_convert_nnz, 200000) << few.report;
+  ASSERT_EQ(few.warnings.size(), 2u) << few.report;
+  EXPECT_NE(few.warnings[0].find("auto_min_convert_nnz fitted from 2 regular matrices"),
+            std::string::npos) << few.warnings[0];
+  EXPECT_NE(few.warnings[1].find("auto_ell_speedup fitted from 2"), std::string::npos)
+      << few.warnings[1];
+  for (const auto& w : few.warnings) EXPECT_NE(few.report.find(w), std::string::npos) << w;
+  auto three = two;
+  three.push_back(sample("huge regular", 9000000, true, 1.5));
+  const auto enough = tuning::fit_auto(three, fake_gpu_profile());
+  EXPECT_TRUE(enough.warnings.empty()) << enough.report;
+  EXPECT_EQ(enough.report.find("warning"), std::string::npos) << enough.report;
+}
+
 TEST(FitAuto, NoWinMeansNoConversion) {
   const auto fit = tuning::fit_auto({sample("a", 1e6, true, 1.0), sample("b", 2e6, false, 0.7)},
                                     fake_gpu_profile());

@@ -118,6 +118,15 @@ TEST(FitCsrk, HostCandidatesTakeTheGeometricMeanOfTheBestSrs) {
                                     host_profile());
   EXPECT_EQ(fit.profile.csrk_super_row_size, 128);
   EXPECT_NE(fit.report.find("kept: geometric mean"), std::string::npos) << fit.report;
+  EXPECT_TRUE(fit.warnings.empty()) << fit.report;  // three matrices measured
+  // Two matrices: the keys are still set, with a warning in the report.
+  const std::vector<SweepSample> two(s.begin(), s.begin() + 2);
+  const auto few = tuning::fit_csrk(two, grid, 2, tuning::csrk_candidates(two, grid, 2, host_profile()),
+                                    {{3, 3}, {1, 2}, {1, 2}}, host_profile());
+  ASSERT_EQ(few.warnings.size(), 1u) << few.report;
+  EXPECT_NE(few.warnings[0].find("fitted from 2 matrices measured"), std::string::npos)
+      << few.warnings[0];
+  EXPECT_NE(few.report.find(few.warnings[0]), std::string::npos) << few.report;
 }
 
 }  // namespace
