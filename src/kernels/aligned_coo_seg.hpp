@@ -136,10 +136,8 @@ void aligned_coo_seg(const ExecutionSpace& exec, const tuning::LaunchShape& s,
       using functor = AlignedCooSegFunctor<ExecutionSpace, typename matrix::index_view,
                                            typename matrix::value_view, decltype(xb),
                                            decltype(yb), decltype(has_beta)::value>;
-      team_parallel_for(
-          label,
-          checked_team_policy<Kokkos::TeamPolicy<ExecutionSpace>>(exec, label, league,
-                                                                  s.team_size, s.vector_length),
+      team_parallel_for_fitted(
+          exec, label, s.team_size, s.vector_length, [league](int) { return league; },
           functor{a.seg_row_indices(), a.seg_col_indices(), a.seg_values(), xb, yb, alpha, beta,
                   lanes ? a.seg_size() : Index(0), a.num_segments(), lanes_per_team,
                   others.data(), other_count, league});

@@ -280,6 +280,27 @@ void team_parallel_for(const std::string& label, const Policy& policy, const Fun
   Kokkos::parallel_for(label, policy, f);
 }
 
+/// Kokkos::parallel_for of `f` over league_of(team) teams of `team_size`
+/// threads of `vector_length` lanes, or of Kokkos' team_size_max of f where
+/// that is lower: on GPUs a kernel's registers cap its team per value type
+/// and block of right-hand sides, which no profile or given policy can know.
+/// Only for kernels whose teams walk their share with any number of threads
+/// (team.team_size(), TeamThreadRange): the result is the same bits.
+template <class ExecutionSpace, class LeagueOf, class Functor>
+void team_parallel_for_fitted(const ExecutionSpace& exec, const std::string& label, int team_size,
+                              int vector_length, const LeagueOf& league_of, const Functor& f) {
+  using policy_type = Kokkos::TeamPolicy<ExecutionSpace>;
+  const auto probe = checked_team_policy<policy_type>(exec, label, 1, 1, vector_length);
+  const int most = functor_team_size_max(probe, f);
+  if (most < 1)
+    throw invalid_parameter("kobalt: " + label + ": the backend runs no team of " +
+                            std::to_string(vector_length) + " lanes for this kernel");
+  const int team = team_size < most ? team_size : most;
+  Kokkos::parallel_for(
+      label, checked_team_policy<policy_type>(exec, label, league_of(team), team, vector_length),
+      f);
+}
+
 /// "kobalt::spmv<format,strategy>": the label every kernel launches under.
 inline std::string kernel_label(const std::string& format, const std::string& strategy) {
   return "kobalt::spmv<" + format + "," + strategy + ">";

@@ -133,7 +133,6 @@ void coo_segmented(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                                   std::to_string(W) + ", got " + std::to_string(s.vector_length));
     const std::int64_t chunk = s.entries_per_thread * W;
     const std::int64_t warps = (nnz + chunk - 1) / chunk;
-    const std::int64_t league = (warps + s.team_size - 1) / s.team_size;
     for_each_column_block(x, y, [&](auto xb, auto yb) {
       if constexpr (Lanes::value == 1)  // hosts: chunk c to thread c under the static schedule
         Kokkos::parallel_for(
@@ -142,10 +141,9 @@ void coo_segmented(const ExecutionSpace& exec, const tuning::LaunchShape& s,
             CooWalkFunctor<IndexView, ValueView, decltype(xb), decltype(yb)>{
                 row, col, val, xb, yb, alpha, nnz, chunk});
       else
-        team_parallel_for(
-            label,
-            checked_team_policy<Kokkos::TeamPolicy<ExecutionSpace>>(exec, label, league,
-                                                                    s.team_size, Lanes::value),
+        team_parallel_for_fitted(
+            exec, label, s.team_size, Lanes::value,
+            [warps](int team) { return (warps + team - 1) / team; },
             CooSegmentedFunctor<ExecutionSpace, Lanes::value, IndexView, ValueView, decltype(xb),
                                 decltype(yb)>{row, col, val, xb, yb, alpha, nnz, chunk});
     });

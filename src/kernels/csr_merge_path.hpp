@@ -601,41 +601,60 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
         // Level 0 (shared memory on GPUs) while the team's tiles fit, level 1
         // otherwise (large host tiles, wide rank-2 blocks); teams shrink to
         // fit level 0 before that.
-        int team_size = s.team_size;
         const std::size_t level0 =
             static_cast<std::size_t>(policy_type::scratch_size_max(0));
-        while (team_size > 1 && team_size * per_warp + slack > level0) team_size /= 2;
-        const int level = team_size * per_warp + slack <= level0 ? 0 : 1;
-        const std::int64_t league = (tiles + team_size - 1) / team_size;
-        auto policy =
-            checked_team_policy<policy_type>(exec, label, league, team_size, Lanes::value);
-        // + slack: what get_shmem_aligned may skip to align the block.
-        check_team_scratch(exec, label, level, team_size * per_warp + slack);
-        policy.set_scratch_size(level, Kokkos::PerTeam(team_size * per_warp + slack));
         dispatch_beta(beta, [&](auto has_beta) {
           using functor = CsrMergePathFunctor<ExecutionSpace, Lanes::value,
                                               typename matrix::row_ptr_view,
                                               typename matrix::col_view,
                                               typename matrix::val_view, decltype(xb),
                                               decltype(yb), decltype(has_beta)::value>;
-          team_parallel_for(label, policy,
-                            functor{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha,
-                                    beta, p.tile_row.data(), p.carries.data(),
-                                    p.run_first.data(), p.run_last.data(), p.heads.data(),
-                                    p.arrived.data(), rows, nnz, p.tile, tiles,
-                                    static_cast<int>(s.entries_per_thread), level});
+          functor f{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha,
+                    beta, p.tile_row.data(), p.carries.data(),
+                    p.run_first.data(), p.run_last.data(), p.heads.data(),
+                    p.arrived.data(), rows, nnz, p.tile, tiles,
+                    static_cast<int>(s.entries_per_thread), 0};
+          // Each warp walks its own tile (team.team_size() warps per team), so
+          // the team may shrink: to fit level 0, then to what the kernel's
+          // registers allow (Kokkos' team_size_max, asked at the scratch chosen).
+          int team_size = s.team_size;
+          while (team_size > 1 && team_size * per_warp + slack > level0) team_size /= 2;
+          const auto policy_for = [&](int team) {
+            f.scratch_level = team * per_warp + slack <= level0 ? 0 : 1;
+            auto policy = checked_team_policy<policy_type>(exec, label, (tiles + team - 1) / team,
+                                                           team, Lanes::value);
+            // + slack: what get_shmem_aligned may skip to align the block.
+            check_team_scratch(exec, label, f.scratch_level, team * per_warp + slack);
+            policy.set_scratch_size(f.scratch_level, Kokkos::PerTeam(team * per_warp + slack));
+            return policy;
+          };
+          const int most = functor_team_size_max(policy_for(team_size), f);
+          if (most < 1)
+            throw invalid_parameter("kobalt: " + label + ": the backend runs no team of " +
+                                    std::to_string(Lanes::value) + " lanes for this kernel");
+          if (team_size > most) team_size = most;
+          Kokkos::parallel_for(label, policy_for(team_size), f);
         });
         if (p.one_launch()) return;
-        const std::int64_t per_fixup_team = s.team_size * Lanes::value;
-        const std::int64_t fixup_league = (tiles + per_fixup_team - 1) / per_fixup_team;
         using fixup = CsrMergeFixupFunctor<ExecutionSpace, Lanes::value, decltype(yb)>;
-        auto fixup_policy = checked_team_policy<policy_type>(exec, label + "::fixup", fixup_league,
-                                                             s.team_size, Lanes::value);
-        check_team_scratch(exec, label + "::fixup", 0, fixup::scratch_bytes(s.team_size));
-        fixup_policy.set_scratch_size(0, Kokkos::PerTeam(fixup::scratch_bytes(s.team_size)));
-        team_parallel_for(
-            label + "::fixup", fixup_policy,
-            fixup{yb, alpha, p.tile_row.data(), p.run_last.data(), p.carries.data(), rows, tiles});
+        const fixup g{yb, alpha, p.tile_row.data(), p.run_last.data(), p.carries.data(), rows,
+                      tiles};
+        const std::string fixup_label = label + "::fixup";
+        const auto fixup_policy = [&](int team) {
+          const std::int64_t per_team = std::int64_t{team} * Lanes::value;
+          auto policy = checked_team_policy<policy_type>(
+              exec, fixup_label, (tiles + per_team - 1) / per_team, team, Lanes::value);
+          check_team_scratch(exec, fixup_label, 0, fixup::scratch_bytes(team));
+          policy.set_scratch_size(0, Kokkos::PerTeam(fixup::scratch_bytes(team)));
+          return policy;
+        };
+        // The fixup's tiles per team follow its team size, as the tile kernel's.
+        const int fixup_most = functor_team_size_max(fixup_policy(s.team_size), g);
+        if (fixup_most < 1)
+          throw invalid_parameter("kobalt: " + fixup_label + ": the backend runs no team of " +
+                                  std::to_string(Lanes::value) + " lanes for this kernel");
+        Kokkos::parallel_for(fixup_label,
+                             fixup_policy(s.team_size < fixup_most ? s.team_size : fixup_most), g);
       }
     });
   });

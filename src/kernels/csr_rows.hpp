@@ -58,16 +58,15 @@ void csr_rows(const ExecutionSpace& exec, const tuning::LaunchShape& s, const st
   if (rows == 0) return;
   const Index per_team = static_cast<Index>(s.rows_per_team);
   const std::int64_t league = (static_cast<std::int64_t>(rows) + per_team - 1) / per_team;
-  const auto policy = checked_team_policy<Kokkos::TeamPolicy<ExecutionSpace>>(
-      exec, label, league, s.team_size, s.vector_length);
   for_each_column_block(x, y, [&](auto xb, auto yb) {
     dispatch_beta(beta, [&](auto has_beta) {
       using functor = CsrRowFunctor<ExecutionSpace, typename matrix::row_ptr_view,
                                     typename matrix::col_view, typename matrix::val_view,
                                     decltype(xb), decltype(yb), decltype(has_beta)::value>;
-      team_parallel_for(label, policy,
-                        functor{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha, beta,
-                                rows, per_team});
+      team_parallel_for_fitted(exec, label, s.team_size, s.vector_length,
+                               [league](int) { return league; },
+                               functor{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha,
+                                       beta, rows, per_team});
     });
   });
 }

@@ -79,18 +79,17 @@ void ell_rows(const ExecutionSpace& exec, const tuning::LaunchShape& s, const st
   }
   const std::int64_t units = rows * parts;
   const std::int64_t league = (units + s.rows_per_team - 1) / s.rows_per_team;
-  const auto policy = checked_team_policy<Kokkos::TeamPolicy<ExecutionSpace>>(
-      exec, label, league, s.team_size, s.vector_length);
   if (parts > 1) scale(exec, beta, y);
   for_each_column_block(x, y, [&](auto xb, auto yb) {
     dispatch_beta(parts > 1 ? scalar(0) : beta, [&](auto has_beta) {
       using functor = EllRowFunctor<ExecutionSpace, typename matrix::index_view,
                                     typename matrix::value_view, decltype(xb), decltype(yb),
                                     decltype(has_beta)::value>;
-      team_parallel_for(label, policy,
-                        functor{a.col_indices(), a.values(), xb, yb, alpha, beta, units,
-                                a.stored_per_row(), a.stride(), s.rows_per_team,
-                                s.vector_length, parts});
+      team_parallel_for_fitted(exec, label, s.team_size, s.vector_length,
+                               [league](int) { return league; },
+                               functor{a.col_indices(), a.values(), xb, yb, alpha, beta, units,
+                                       a.stored_per_row(), a.stride(), s.rows_per_team,
+                                       s.vector_length, parts});
     });
   });
 }

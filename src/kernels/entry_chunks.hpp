@@ -216,16 +216,14 @@ void entry_chunks(const ExecutionSpace& exec, const tuning::LaunchShape& s,
     check_warp_partition(label, s, W, p.chunk, "chunks");
     if (p.chunks != (nnz + p.chunk - 1) / p.chunk)
       throw invalid_parameter("kobalt: " + label + ": the chunk partition is for another matrix");
-    const std::int64_t league = (p.chunks + s.team_size - 1) / s.team_size;
-    const auto policy = checked_team_policy<Kokkos::TeamPolicy<ExecutionSpace>>(
-        exec, label, league, s.team_size, W);
+    const auto league_of = [chunks = p.chunks](int team) { return (chunks + team - 1) / team; };
     for_each_column_block(x, y, [&](auto xb, auto yb) {
       dispatch_beta(beta, [&](auto has_beta) {
         using functor = EntryChunkFunctor<ExecutionSpace, W, Rows, IndexView, ValueView,
                                           decltype(xb), decltype(yb), decltype(has_beta)::value>;
-        team_parallel_for(label, policy,
-                          functor{rows, col, val, xb, yb, alpha, beta, p.partials.data(),
-                                  p.arrived.data(), nnz, p.chunk, p.chunks, p.empty_rows});
+        team_parallel_for_fitted(exec, label, s.team_size, W, league_of,
+                                 functor{rows, col, val, xb, yb, alpha, beta, p.partials.data(),
+                                         p.arrived.data(), nnz, p.chunk, p.chunks, p.empty_rows});
       });
     });
   });
