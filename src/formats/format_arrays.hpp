@@ -107,6 +107,22 @@ template <class Matrix>
 inline constexpr std::size_t value_array_count =
     std::tuple_size_v<decltype(value_arrays(std::declval<const Matrix&>()))>;
 
+/// For each of value_arrays(a): its rows when it is stored column-major
+/// (slot k of row i at k * rows + i: ELL and Hybrid's ELL part), 0 when
+/// its slots run row by row.
+template <class Matrix>
+std::array<std::int64_t, value_array_count<Matrix>> column_major_rows(const Matrix&) {
+  return {};
+}
+template <class V, class I, class D>
+std::array<std::int64_t, 1> column_major_rows(const Ell<V, I, D>& a) {
+  return {{a.stride()}};
+}
+template <class V, class I, class D>
+std::array<std::int64_t, 2> column_major_rows(const Hybrid<V, I, D>& a) {
+  return {{a.ell().stride(), 0}};
+}
+
 template <class W, class Exec, class V, class I, class D, class O>
 Csr<W, I, D, O> with_values(const Exec& exec, const Csr<V, I, D, O>& a,
                             const std::array<values_of<W, D>, 1>& v) {

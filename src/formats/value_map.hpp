@@ -46,20 +46,147 @@ void read_slot_numbers(const ExecutionSpace& exec, const Numbers& numbers, const
 }
 
 /// target(s) = the source value map(s) names (slots 1..n0 in s0, the rest in
-/// s1), conjugated when `conj`; 0 where map(s) is 0 (padding). In the copy's
-/// order: the writes stream and the reads gather.
+/// s1), conjugated when `conj`; 0 where map(s) is 0 (padding). Called per
+/// slot (flat) or per row of a column-major target (`rows` > 0: slots i,
+/// rows + i, ...). A named functor: one type however many units include it.
+template <class Map, class Target, class Source>
+struct GatherSlots {
+  Map map;
+  Target target;
+  Source s0, s1;
+  std::int64_t n0, rows, columns;
+  bool conj;
+  KOKKOS_INLINE_FUNCTION void slot(std::int64_t s) const {
+    using V = typename Target::non_const_value_type;
+    const auto m = static_cast<std::int64_t>(map(s));
+    V v(0);
+    if (m > 0) v = m <= n0 ? s0(m - 1) : s1(m - 1 - n0);
+    target(s) = conj ? conjugate(v) : v;
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    if (rows <= 0) {
+      slot(i);
+      return;
+    }
+    for (std::int64_t k = 0; k < columns; ++k) slot(k * rows + i);
+  }
+};
+
+/// The tiles of a column-major copy (ELL, Hybrid's ELL part): `rows` rows
+/// each, and for tile t the first source slot its slots name and how many
+/// source slots reach to its last (0: padding only). A tile whose source
+/// run fits `capacity` values is staged in team scratch and gathered from
+/// there: one coalesced read of the run, then the column-major writes.
+template <class Device>
+struct CopyTiles {
+  Kokkos::View<std::int64_t*, Device> first, count;
+  std::int64_t rows = 0;      ///< rows per tile; 0: no tiles (rows walked as they are)
+  std::int64_t capacity = 0;  ///< values a tile stages at most
+};
+
+/// Rows per tile: 256 or 128, the most whose `columns` values per row fit
+/// `bytes` of team scratch; 0 when 128 rows do not. Smaller tiles left the
+/// teams too few threads to keep memory busy: ELL refreshes of 100-wide rows
+/// ran slower in 32-row tiles than walking the rows (docs/sources.md).
+inline std::int64_t tile_rows_for(std::int64_t columns, std::size_t value_bytes,
+                                  std::size_t bytes) {
+  for (std::int64_t r = 256; r >= 128; r /= 2)
+    if (static_cast<std::size_t>(r * columns) * value_bytes <= bytes) return r;
+  return 0;
+}
+
+/// For each tile of `tile_rows` rows of the column-major `map` (`rows` rows,
+/// `columns` columns): the least source slot it names and how many reach to
+/// its greatest. Two flat passes, a row per thread and then a tile per
+/// thread over its rows' bounds (a tile per thread over its slots left a
+/// small matrix's few threads walking thousands of slots each).
+template <class ExecutionSpace, class Map, class Device>
+void find_tile_runs(const ExecutionSpace& exec, const Map& map, std::int64_t rows,
+                    std::int64_t columns, std::int64_t tile_rows, const CopyTiles<Device>& t) {
+  Kokkos::View<std::int64_t*, Device> lo(compat::uninitialized(exec, "kobalt::value_map::row_lo"),
+                                         rows),
+      hi(compat::uninitialized(exec, "kobalt::value_map::row_hi"), rows);
+  Kokkos::parallel_for(
+      "kobalt::value_map::row_bounds", range_policy<ExecutionSpace>(exec, 0, rows),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        std::int64_t l = 0, h = 0;  // 0: no source slot (slot numbers start at 1)
+        for (std::int64_t k = 0; k < columns; ++k) {
+          const auto m = static_cast<std::int64_t>(map(k * rows + i));
+          if (m <= 0) continue;
+          if (l == 0 || m < l) l = m;
+          if (m > h) h = m;
+        }
+        lo(i) = l;
+        hi(i) = h;
+      });
+  Kokkos::parallel_for(
+      "kobalt::value_map::tiles", range_policy<ExecutionSpace>(exec, 0, t.first.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t tile) {
+        std::int64_t l = 0, h = 0;
+        const std::int64_t end = (tile + 1) * tile_rows < rows ? (tile + 1) * tile_rows : rows;
+        for (std::int64_t i = tile * tile_rows; i < end; ++i) {
+          if (lo(i) == 0) continue;
+          if (l == 0 || lo(i) < l) l = lo(i);
+          if (hi(i) > h) h = hi(i);
+        }
+        t.first(tile) = l == 0 ? 0 : l - 1;
+        t.count(tile) = l == 0 ? 0 : h - l + 1;
+      });
+}
+
+/// GatherSlots of a column-major copy a team per tile: where the tile's
+/// source run fits its scratch, the team first reads the run in one
+/// coalesced pass and then gathers from scratch; otherwise from the source.
+template <class ExecutionSpace, class Map, class Target, class Source, class Device>
+struct GatherTiles {
+  using member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using value = typename Target::non_const_value_type;
+  Map map;
+  Target target;
+  Source source;
+  CopyTiles<Device> tiles;
+  std::int64_t rows, columns;
+  bool conj;
+  KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
+    const std::int64_t t = team.league_rank();
+    const std::int64_t r0 = t * tiles.rows;
+    const std::int64_t r1 = r0 + tiles.rows < rows ? r0 + tiles.rows : rows;
+    const std::int64_t first = tiles.first(t), count = tiles.count(t);
+    value* staged = static_cast<value*>(
+        team.team_scratch(0).get_shmem(static_cast<std::size_t>(tiles.capacity) * sizeof(value)));
+    const bool fits = count <= tiles.capacity;
+    if (fits)
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count),
+                           [&](const std::int64_t i) { staged[i] = source(first + i); });
+    team.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, r0, r1), [&](const std::int64_t i) {
+      for (std::int64_t k = 0; k < columns; ++k) {
+        const std::int64_t s = k * rows + i;
+        const auto m = static_cast<std::int64_t>(map(s));
+        value v(0);
+        if (m > 0) v = fits ? staged[m - 1 - first] : source(m - 1);
+        target(s) = conj ? conjugate(v) : v;
+      }
+    });
+  }
+};
+
+/// GatherSlots over every slot of `target`, in the copy's order: the writes
+/// stream and the reads gather. A column-major target is walked a thread
+/// per row, as ELL's kernel reads it: each warp writes one column's run and
+/// reads its rows' next source slots from the lines the previous column
+/// brought in (flat, every column read the whole source again).
 template <class ExecutionSpace, class Map, class Target, class Source>
 void gather_values(const ExecutionSpace& exec, const Map& map, const Target& target,
-                   const Source& s0, const Source& s1, std::int64_t n0, bool conj) {
-  using V = typename Target::non_const_value_type;
-  Kokkos::parallel_for(
-      "kobalt::update_values", range_policy<ExecutionSpace>(exec, 0, map.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t s) {
-        const auto m = static_cast<std::int64_t>(map(s));
-        V v(0);
-        if (m > 0) v = m <= n0 ? s0(m - 1) : s1(m - 1 - n0);
-        target(s) = conj ? conjugate(v) : v;
-      });
+                   const Source& s0, const Source& s1, std::int64_t n0, bool conj,
+                   std::int64_t rows) {
+  const std::int64_t slots = static_cast<std::int64_t>(map.extent(0));
+  if (rows <= 0 || slots % rows != 0) rows = 0;
+  const std::int64_t columns = rows > 0 ? slots / rows : 1;
+  Kokkos::parallel_for("kobalt::update_values",
+                       range_policy<ExecutionSpace>(exec, 0, rows > 0 ? rows : slots),
+                       GatherSlots<Map, Target, Source>{map, target, s0, s1, n0, rows, columns,
+                                                        conj});
 }
 
 /// Inverts the slot numbers a converted copy carried: for target slot s
@@ -128,6 +255,7 @@ class ValueMap {
     std::uint64_t b = 0;
     for (const auto& w : where_) b += w.extent(0) * sizeof(MapIndex);
     for (const auto& f : from_) b += f.extent(0) * sizeof(MapIndex);
+    for (const auto& t : tiles_) b += 2 * t.first.extent(0) * sizeof(std::int64_t);
     return b;
   }
   /// Value slots the copy holds (padding included).
@@ -150,9 +278,14 @@ class ValueMap {
                                "the ones the copy was made from");
     if (!from_.empty()) {
       const auto n0 = static_cast<std::int64_t>(source[0].extent(0));
-      for (std::size_t j = 0; j < from_.size(); ++j)
+      for (std::size_t j = 0; j < from_.size(); ++j) {
+        if (tiles_[j].rows > 0) {
+          gather_tiles(exec, j, source[0]);
+          continue;
+        }
         detail::gather_values(exec, from_[j], targets_[j], source[0], source[N - 1], n0,
-                              conjugate_);
+                              conjugate_, column_rows_[j]);
+      }
       return;
     }
     const std::int64_t t0 = static_cast<std::int64_t>(targets_[0].extent(0));
@@ -176,7 +309,57 @@ class ValueMap {
   std::vector<Kokkos::View<MapIndex*, Device>> from_;   ///< per copy value array (copy order)
   std::vector<Kokkos::View<MapIndex*, Device>> where_;  ///< per source value array (source order)
   std::vector<Kokkos::View<Value*, Device>> targets_;   ///< the copy's value arrays
+  std::vector<std::int64_t> column_rows_;  ///< per copy value array (detail::column_major_rows)
+  std::vector<detail::CopyTiles<Device>> tiles_;  ///< per copy value array (copy order)
   bool conjugate_ = false;
+
+  /// Team scratch a tile may stage: a few teams per GPU multiprocessor.
+  static constexpr std::size_t tile_bytes = 32768;
+
+  /// Cuts copy value array j into tiles where it is column-major and the
+  /// source is one value array (detail::CopyTiles).
+  template <class ExecutionSpace>
+  void make_tiles(const ExecutionSpace& exec, std::size_t j, std::size_t source_arrays) {
+    const std::int64_t rows = column_rows_[j];
+    const std::int64_t slots = static_cast<std::int64_t>(from_[j].extent(0));
+    if (source_arrays != 1 || rows <= 0 || slots % rows != 0) return;
+    using policy = Kokkos::TeamPolicy<ExecutionSpace>;
+    const std::size_t most = static_cast<std::size_t>(policy::scratch_size_max(0));
+    const std::int64_t columns = slots / rows;
+    const std::int64_t tile_rows =
+        detail::tile_rows_for(columns, sizeof(Value), tile_bytes < most ? tile_bytes : most);
+    if (tile_rows == 0) return;
+    detail::CopyTiles<Device>& t = tiles_[j];
+    const std::int64_t tiles = (rows + tile_rows - 1) / tile_rows;
+    t.first = decltype(t.first)(compat::uninitialized(exec, "kobalt::value_map::tile_first"), tiles);
+    t.count = decltype(t.count)(compat::uninitialized(exec, "kobalt::value_map::tile_count"), tiles);
+    t.rows = tile_rows;
+    t.capacity = tile_rows * columns;
+    detail::find_tile_runs(exec, from_[j], rows, columns, tile_rows, t);
+  }
+
+  /// The tiled gather of copy value array j from `source`.
+  template <class ExecutionSpace>
+  void gather_tiles(const ExecutionSpace& exec, std::size_t j, const source_view& source) const {
+    const detail::CopyTiles<Device>& t = tiles_[j];
+    const std::int64_t rows = column_rows_[j];
+    const std::int64_t columns = static_cast<std::int64_t>(from_[j].extent(0)) / rows;
+    using functor = detail::GatherTiles<ExecutionSpace, Kokkos::View<MapIndex*, Device>,
+                                        Kokkos::View<Value*, Device>, source_view, Device>;
+    const functor f{from_[j], targets_[j], source, t, rows, columns, conjugate_};
+    // Any team size walks a tile (TeamThreadRange): Kokkos' recommendation
+    // for this functor, at most the tile's rows.
+    const int league = detail::league_size(static_cast<std::int64_t>(t.first.extent(0)), t.rows,
+                                           "rows", "kobalt::update_values");
+    const auto scratch = compat::per_team(static_cast<std::size_t>(t.capacity) * sizeof(Value));
+    Kokkos::TeamPolicy<ExecutionSpace> probe(exec, league, 1);
+    probe.set_scratch_size(0, scratch);
+    const int recommended = probe.team_size_recommended(f, Kokkos::ParallelForTag());
+    const int team = static_cast<int>(recommended < t.rows ? recommended : t.rows);
+    Kokkos::TeamPolicy<ExecutionSpace> policy(exec, league, team < 1 ? 1 : team);
+    policy.set_scratch_size(0, scratch);
+    Kokkos::parallel_for("kobalt::update_values<tiles>", policy, f);
+  }
 };
 
 /// A converted copy and the map that refreshes its values (ValueMap::convert).
@@ -235,9 +418,13 @@ auto ValueMap<Value, MapIndex, Device>::convert(const ExecutionSpace& exec, cons
                          " value slots do not fit the map's index type");
   for (std::size_t i = 0; i < n; ++i) map.source_extents_.push_back(source[i].extent(0));
   if (order == refresh_order::copy) {
+    const auto rows = detail::column_major_rows(numbered);
+    map.column_rows_.assign(rows.begin(), rows.end());
+    map.tiles_.resize(m);
     for (std::size_t j = 0; j < m; ++j) {
       map.from_.emplace_back(compat::uninitialized(exec, "kobalt::value_map"), carried[j].extent(0));
       detail::read_slot_numbers(exec, carried[j], map.from_[j]);
+      map.make_tiles(exec, j, n);
     }
   } else {
     for (std::size_t i = 0; i < n; ++i) {

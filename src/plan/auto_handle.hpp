@@ -210,7 +210,8 @@ class AutoHandle {
     switch (analysis_.choice.format) {
       case tuning::auto_format::ell: {
         auto c = map_type::convert(
-            exec, a, [](const auto& e, const auto& m) { return to_ell(e, m, ell_params{}); });
+            exec, a, [](const auto& e, const auto& m) { return to_ell(e, m, ell_params{}); }, false,
+            refresh_order::copy);
         // The row statistics are the Csr's: ELL stores the same rows.
         handle_ = SpmvHandle<ell_type, ExecutionSpace>(exec, c.matrix, {}, profile, analysis_.stats);
         map_ = std::move(c.map);
@@ -223,7 +224,8 @@ class AutoHandle {
         const tuning::MatrixStats full = tuning::analyze(exec, a);
         const auto layout = tuning::select<value_type, index_type>(full, profile, hybrid::automatic{});
         auto c = map_type::convert(
-            exec, a, [&layout](const auto& e, const auto& m) { return to_hybrid(e, m, layout); });
+            exec, a, [&layout](const auto& e, const auto& m) { return to_hybrid(e, m, layout); },
+            false, refresh_order::copy);
         handle_ = SpmvHandle<hybrid_type, ExecutionSpace>(exec, c.matrix, {}, profile, full);
         map_ = std::move(c.map);
         return;
@@ -232,7 +234,8 @@ class AutoHandle {
         sellp_params p;
         p.slice_size = profile.auto_sellp_slice_size;  // t = 1, rows in their order
         auto c = map_type::convert(
-            exec, a, [&p](const auto& e, const auto& m) { return to_sellp(e, m, p); });
+            exec, a, [&p](const auto& e, const auto& m) { return to_sellp(e, m, p); }, false,
+            refresh_order::copy);
         handle_ = SpmvHandle<sellp_type, ExecutionSpace>(exec, c.matrix, {}, profile, analysis_.stats);
         map_ = std::move(c.map);
         return;

@@ -140,6 +140,56 @@ TYPED_TEST(ValueMapFormats, TransposeOfTwoPartFormatsFollows) {
   }
 }
 
+// A column-major copy is refreshed a tile of rows at a time, each tile's
+// source run staged in team scratch where it fits: ELL tiles of 256 rows
+// (some only padding) and of 128 (30 wide, in double), rows walked where
+// 128 rows do not fit (150 wide), and a Hybrid whose long row leaves one
+// tile's run too long to stage (read from the source).
+TYPED_TEST(ValueMapFormats, ColumnMajorTilesStagedOrNot) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  const auto rows_of = [](I long_row) {
+    Triplets<V, I> t;
+    t.rows = 1300;
+    t.cols = 6000;
+    for (I i = 0; i < t.rows; ++i) {
+      const I length = i == long_row ? 5000 : (i >= 256 && i < 512 ? 0 : 1 + i % 5);
+      for (I k = 0; k < length; ++k)
+        t.push_back(i, (i * 7 + k * 13) % t.cols, scalar_from<V>(0.5 + double((i + k) % 11), 0.25));
+    }
+    t.assemble();
+    return t;
+  };
+  const Triplets<V, I> t = rows_of(-1), with_long_row = rows_of(700);
+  for (const auto order : {refresh_order::copy, refresh_order::source}) {
+    const std::string what = order == refresh_order::copy ? " (copy order)" : " (source order)";
+    expect_map_follows(t, [](const auto& e, const auto& a) {
+                         ell_params p;
+                         p.stored_per_row = 6;
+                         return to_ell(e, a, p);
+                       },
+                       false, order, "ell, rows 256-511 empty" + what);
+    expect_map_follows(t, [](const auto& e, const auto& a) {
+                         ell_params p;
+                         p.stored_per_row = 30;
+                         return to_ell(e, a, p);
+                       },
+                       false, order, "ell 30 wide" + what);
+    expect_map_follows(t, [](const auto& e, const auto& a) {
+                         ell_params p;
+                         p.stored_per_row = 150;
+                         return to_ell(e, a, p);
+                       },
+                       false, order, "ell 150 wide" + what);
+    expect_map_follows(with_long_row, [](const auto& e, const auto& a) {
+                         hybrid::layout split;
+                         split.ell_width = 3;
+                         return to_hybrid(e, a, split);
+                       },
+                       false, order, "hybrid with a row of 5000" + what);
+  }
+}
+
 TEST(ValueMapComplex, ConjugatingCopiesConjugateTheNewValues) {
   using V = Kokkos::complex<double>;
   using I = std::int32_t;
