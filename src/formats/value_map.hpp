@@ -189,60 +189,17 @@ void gather_values(const ExecutionSpace& exec, const Map& map, const Target& tar
                                                         conj});
 }
 
-/// Inverts the slot numbers a converted copy carried: for target slot s
-/// of the copy's value arrays (`offset` + s in their concatenation) holding
-/// source slot number k + 1, where(k) = that target slot, in `first` for the
-/// first n0 source slots and in `second` after them.
-template <class ExecutionSpace, class Numbers, class Where>
-void place_slots(const ExecutionSpace& exec, const Numbers& numbers, std::int64_t offset,
-                 const Where& first, const Where& second, std::int64_t n0) {
-  using M = typename Where::non_const_value_type;
-  Kokkos::parallel_for(
-      "kobalt::value_map::place", range_policy<ExecutionSpace>(exec, 0, numbers.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t s) {
-        const auto k = static_cast<std::int64_t>(numbers(s).n) - 1;
-        if (k < 0) return;  // padding
-        if (k < n0) first(k) = static_cast<M>(offset + s);
-        else second(k - n0) = static_cast<M>(offset + s);
-      });
-}
-
-/// Copies each source value to the target slot where(j) names (slots below
-/// t0 in t0_values, the rest in t1_values), conjugated when `conj`; source
-/// slots the copy does not hold (its padding) are skipped. In source order:
-/// the reads stream, and the writes to a column-major copy fill its sectors
-/// in L2 from neighbouring rows before they reach memory.
-template <class ExecutionSpace, class Where, class Source, class Target>
-void scatter_values(const ExecutionSpace& exec, const Where& where, const Source& source,
-                    const Target& t0_values, const Target& t1_values, std::int64_t t0, bool conj) {
-  Kokkos::parallel_for(
-      "kobalt::update_values", range_policy<ExecutionSpace>(exec, 0, where.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t j) {
-        const auto t = static_cast<std::int64_t>(where(j));
-        if (t < 0) return;
-        const auto v = conj ? conjugate(source(j)) : source(j);
-        if (t < t0) t0_values(t) = v;
-        else t1_values(t - t0) = v;
-      });
-}
 }  // namespace detail
 
-/// The order update_values walks a copy in: the copy's own (reads gather,
-/// writes stream: for a transposed copy, whose slots are scattered all
-/// over the source) or the source's (reads stream, writes scatter: for a
-/// column-major ELL, SELL-P or Hybrid, whose sectors fill in L2 from
-/// neighbouring rows before they reach memory).
-enum class refresh_order { copy, source };
-
-/// Where each value of a source's value arrays (detail::value_arrays
-/// order) lives in a converted copy, and the copy's own value arrays:
-/// gather() refreshes the copy from new source values. Holds, in the
-/// refresh_order it was made for, one MapIndex-typed source slot number per
-/// copy slot (0: padding) or one copy slot per source slot (-1 where the
-/// copy does not hold it: the source's padding).
+/// Where each slot of a converted copy takes its value from: one
+/// MapIndex-typed source slot number per copy slot (0: padding; the source's
+/// value arrays numbered in detail::value_arrays order), and the copy's own
+/// value arrays. gather() refreshes the copy from new source values in the
+/// copy's order: its writes stream, and a column-major copy is walked so
+/// that its reads do too (detail::GatherTiles).
 template <class Value, class MapIndex, class Device>
 class ValueMap {
-  static_assert(std::is_signed_v<MapIndex>, "kobalt::ValueMap: -1 marks a slot the copy lacks");
+  static_assert(std::is_integral_v<MapIndex>, "kobalt::ValueMap: slot numbers are integers");
 
  public:
   using source_view = Kokkos::View<const Value*, Device>;  ///< a source value array
@@ -253,7 +210,6 @@ class ValueMap {
   /// Device bytes of the target slots.
   std::uint64_t bytes() const {
     std::uint64_t b = 0;
-    for (const auto& w : where_) b += w.extent(0) * sizeof(MapIndex);
     for (const auto& f : from_) b += f.extent(0) * sizeof(MapIndex);
     for (const auto& t : tiles_) b += 2 * t.first.extent(0) * sizeof(std::int64_t);
     return b;
@@ -276,22 +232,14 @@ class ValueMap {
     if (!same)
       throw dimension_mismatch("kobalt::update_values: the source holds other value arrays than "
                                "the ones the copy was made from");
-    if (!from_.empty()) {
-      const auto n0 = static_cast<std::int64_t>(source[0].extent(0));
-      for (std::size_t j = 0; j < from_.size(); ++j) {
-        if (tiles_[j].rows > 0) {
-          gather_tiles(exec, j, source[0]);
-          continue;
-        }
+    const auto n0 = static_cast<std::int64_t>(source[0].extent(0));
+    for (std::size_t j = 0; j < from_.size(); ++j) {
+      if (tiles_[j].rows > 0)
+        gather_tiles(exec, j, source[0]);
+      else
         detail::gather_values(exec, from_[j], targets_[j], source[0], source[N - 1], n0,
                               conjugate_, column_rows_[j]);
-      }
-      return;
     }
-    const std::int64_t t0 = static_cast<std::int64_t>(targets_[0].extent(0));
-    for (std::size_t i = 0; i < N; ++i)
-      detail::scatter_values(exec, where_[i], source[i], targets_[0], targets_.back(), t0,
-                             conjugate_);
   }
 
   /// A copy of `a` made by convert(exec, m), where m is `a` with slot
@@ -302,15 +250,14 @@ class ValueMap {
   /// do not fit MapIndex or a double.
   template <class ExecutionSpace, class Matrix, class Convert>
   static auto convert(const ExecutionSpace& exec, const Matrix& a, const Convert& conversion,
-                      bool conjugate = false, refresh_order order = refresh_order::source);
+                      bool conjugate = false);
 
  private:
   std::vector<std::size_t> source_extents_;             ///< what gather() takes
-  std::vector<Kokkos::View<MapIndex*, Device>> from_;   ///< per copy value array (copy order)
-  std::vector<Kokkos::View<MapIndex*, Device>> where_;  ///< per source value array (source order)
+  std::vector<Kokkos::View<MapIndex*, Device>> from_;   ///< per copy value array
   std::vector<Kokkos::View<Value*, Device>> targets_;   ///< the copy's value arrays
   std::vector<std::int64_t> column_rows_;  ///< per copy value array (detail::column_major_rows)
-  std::vector<detail::CopyTiles<Device>> tiles_;  ///< per copy value array (copy order)
+  std::vector<detail::CopyTiles<Device>> tiles_;  ///< per copy value array
   bool conjugate_ = false;
 
   /// Team scratch a tile may stage: a few teams per GPU multiprocessor.
@@ -372,8 +319,7 @@ struct MappedCopy {
 template <class Value, class MapIndex, class Device>
 template <class ExecutionSpace, class Matrix, class Convert>
 auto ValueMap<Value, MapIndex, Device>::convert(const ExecutionSpace& exec, const Matrix& a,
-                                                 const Convert& conversion, bool conjugate,
-                                                 refresh_order order) {
+                                                 const Convert& conversion, bool conjugate) {
   static_assert(std::is_same_v<typename Matrix::value_type, Value> &&
                     std::is_same_v<typename Matrix::device_type, Device>,
                 "kobalt::ValueMap: the source has the map's value type and device");
@@ -401,43 +347,22 @@ auto ValueMap<Value, MapIndex, Device>::convert(const ExecutionSpace& exec, cons
 
   ValueMap map;
   map.conjugate_ = conjugate;
+  if (static_cast<std::uint64_t>(total) >
+      static_cast<std::uint64_t>(std::numeric_limits<MapIndex>::max()))
+    throw index_overflow("kobalt::update_values: " + std::to_string(total) +
+                         " value slots do not fit the map's index type");
+  for (std::size_t i = 0; i < n; ++i) map.source_extents_.push_back(source[i].extent(0));
+  const auto rows = detail::column_major_rows(numbered);
+  map.column_rows_.assign(rows.begin(), rows.end());
+  map.tiles_.resize(m);
   std::array<detail::values_of<Value, D>, m> values;
-  std::int64_t targets = 0;
   for (std::size_t j = 0; j < m; ++j) {
     values[j] = detail::values_of<Value, D>(compat::uninitialized(exec, "kobalt::value_map::copy"),
                                             carried[j].extent(0));
-    // A source-order refresh never writes the padding: zero it once here.
-    if (order == refresh_order::source) Kokkos::deep_copy(exec, values[j], Value(0));
     map.targets_.push_back(values[j]);
-    targets += static_cast<std::int64_t>(carried[j].extent(0));
-  }
-  const std::int64_t most = order == refresh_order::source ? targets : total;
-  if (static_cast<std::uint64_t>(most) >
-      static_cast<std::uint64_t>(std::numeric_limits<MapIndex>::max()))
-    throw index_overflow("kobalt::update_values: " + std::to_string(most) +
-                         " value slots do not fit the map's index type");
-  for (std::size_t i = 0; i < n; ++i) map.source_extents_.push_back(source[i].extent(0));
-  if (order == refresh_order::copy) {
-    const auto rows = detail::column_major_rows(numbered);
-    map.column_rows_.assign(rows.begin(), rows.end());
-    map.tiles_.resize(m);
-    for (std::size_t j = 0; j < m; ++j) {
-      map.from_.emplace_back(compat::uninitialized(exec, "kobalt::value_map"), carried[j].extent(0));
-      detail::read_slot_numbers(exec, carried[j], map.from_[j]);
-      map.make_tiles(exec, j, n);
-    }
-  } else {
-    for (std::size_t i = 0; i < n; ++i) {
-      map.where_.emplace_back(compat::uninitialized(exec, "kobalt::value_map"),
-                              source[i].extent(0));
-      Kokkos::deep_copy(exec, map.where_[i], MapIndex(-1));
-    }
-    const std::int64_t n0 = static_cast<std::int64_t>(source[0].extent(0));
-    std::int64_t offset = 0;
-    for (std::size_t j = 0; j < m; ++j) {
-      detail::place_slots(exec, carried[j], offset, map.where_[0], map.where_[n - 1], n0);
-      offset += static_cast<std::int64_t>(carried[j].extent(0));
-    }
+    map.from_.emplace_back(compat::uninitialized(exec, "kobalt::value_map"), carried[j].extent(0));
+    detail::read_slot_numbers(exec, carried[j], map.from_[j]);
+    map.make_tiles(exec, j, n);
   }
   map.gather(exec, source);
   using copy_type = decltype(detail::with_values<Value>(exec, numbered, values));

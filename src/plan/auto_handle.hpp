@@ -210,8 +210,7 @@ class AutoHandle {
     switch (analysis_.choice.format) {
       case tuning::auto_format::ell: {
         auto c = map_type::convert(
-            exec, a, [](const auto& e, const auto& m) { return to_ell(e, m, ell_params{}); }, false,
-            refresh_order::copy);
+            exec, a, [](const auto& e, const auto& m) { return to_ell(e, m, ell_params{}); });
         // The row statistics are the Csr's: ELL stores the same rows.
         handle_ = SpmvHandle<ell_type, ExecutionSpace>(exec, c.matrix, {}, profile, analysis_.stats);
         map_ = std::move(c.map);
@@ -224,8 +223,7 @@ class AutoHandle {
         const tuning::MatrixStats full = tuning::analyze(exec, a);
         const auto layout = tuning::select<value_type, index_type>(full, profile, hybrid::automatic{});
         auto c = map_type::convert(
-            exec, a, [&layout](const auto& e, const auto& m) { return to_hybrid(e, m, layout); },
-            false, refresh_order::copy);
+            exec, a, [&layout](const auto& e, const auto& m) { return to_hybrid(e, m, layout); });
         handle_ = SpmvHandle<hybrid_type, ExecutionSpace>(exec, c.matrix, {}, profile, full);
         map_ = std::move(c.map);
         return;
@@ -234,8 +232,7 @@ class AutoHandle {
         sellp_params p;
         p.slice_size = profile.auto_sellp_slice_size;  // t = 1, rows in their order
         auto c = map_type::convert(
-            exec, a, [&p](const auto& e, const auto& m) { return to_sellp(e, m, p); }, false,
-            refresh_order::copy);
+            exec, a, [&p](const auto& e, const auto& m) { return to_sellp(e, m, p); });
         handle_ = SpmvHandle<sellp_type, ExecutionSpace>(exec, c.matrix, {}, profile, analysis_.stats);
         map_ = std::move(c.map);
         return;

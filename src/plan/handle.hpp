@@ -273,8 +273,7 @@ class SpmvHandle {
       // The copy keeps a map of where each value came from (update_values).
       auto copy = op_map_type::convert(
           exec, matrix_, [mode](const auto& e, const auto& m) { return to_csr(e, m, mode); },
-          conjugates(mode) && is_complex_v<typename Matrix::value_type>,
-          refresh_order::copy);  // op(A)'s slots lie all over A: gather them
+          conjugates(mode) && is_complex_v<typename Matrix::value_type>);
       slot.handle = reproducible() ? std::make_unique<op_handle_type>(
                                          exec, copy.matrix, op_strategy_, profile_,
                                          reproducible_t{})

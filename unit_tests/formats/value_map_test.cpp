@@ -49,11 +49,11 @@ void expect_same_matrix(const Copy& copy, const Direct& direct, const std::strin
 /// after the source's values change.
 template <class V, class I, class Convert>
 void expect_map_follows(const Triplets<V, I>& t, const Convert& convert, bool conjugate,
-                        refresh_order order, const std::string& what) {
+                        const std::string& what) {
   const exec_type exec;
   const auto w = writable_csr(t);
   auto c = ValueMap<V, I, typename Csr<V, I>::device_type>::convert(exec, w.matrix, convert,
-                                                                     conjugate, order);
+                                                                     conjugate);
   const auto before = convert(exec, w.matrix);
   expect_same_matrix(c.matrix, before, what + " at setup");
   EXPECT_EQ(c.map.slots(), static_cast<std::int64_t>(host_values(before).size())) << what;
@@ -62,15 +62,6 @@ void expect_map_follows(const Triplets<V, I>& t, const Convert& convert, bool co
   expect_same_matrix(c.matrix, before, what + " before the gather");
   c.map.gather(exec, detail::value_arrays(w.matrix));
   expect_same_matrix(c.matrix, convert(exec, w.matrix), what + " after the gather");
-}
-
-/// The same in both refresh orders.
-template <class V, class I, class Convert>
-void expect_map_follows(const Triplets<V, I>& t, const Convert& convert, bool conjugate,
-                        const std::string& what) {
-  for (const auto order : {refresh_order::copy, refresh_order::source})
-    expect_map_follows(t, convert, conjugate, order,
-                       what + (order == refresh_order::copy ? " (copy order)" : " (source order)"));
 }
 
 TYPED_TEST(ValueMapFormats, EveryFormatAndModeFollowsTheDirectConversion) {
@@ -129,8 +120,7 @@ TYPED_TEST(ValueMapFormats, TransposeOfTwoPartFormatsFollows) {
     auto hyb = to_hybrid(exec, w.matrix, split);
     using D = typename Csr<V, I>::device_type;
     auto c = ValueMap<V, I, D>::convert(
-        exec, hyb, [](const auto& e, const auto& a) { return to_csr(e, a, Mode::transpose); },
-        false, refresh_order::source);
+        exec, hyb, [](const auto& e, const auto& a) { return to_csr(e, a, Mode::transpose); });
     expect_same_matrix(c.matrix, to_csr(exec, hyb, Mode::transpose), m.name + " hybrid^T");
     change_values(w);
     hyb = to_hybrid(exec, w.matrix, split);
@@ -161,33 +151,31 @@ TYPED_TEST(ValueMapFormats, ColumnMajorTilesStagedOrNot) {
     return t;
   };
   const Triplets<V, I> t = rows_of(-1), with_long_row = rows_of(700);
-  for (const auto order : {refresh_order::copy, refresh_order::source}) {
-    const std::string what = order == refresh_order::copy ? " (copy order)" : " (source order)";
-    expect_map_follows(t, [](const auto& e, const auto& a) {
-                         ell_params p;
-                         p.stored_per_row = 6;
-                         return to_ell(e, a, p);
-                       },
-                       false, order, "ell, rows 256-511 empty" + what);
-    expect_map_follows(t, [](const auto& e, const auto& a) {
-                         ell_params p;
-                         p.stored_per_row = 30;
-                         return to_ell(e, a, p);
-                       },
-                       false, order, "ell 30 wide" + what);
-    expect_map_follows(t, [](const auto& e, const auto& a) {
-                         ell_params p;
-                         p.stored_per_row = 150;
-                         return to_ell(e, a, p);
-                       },
-                       false, order, "ell 150 wide" + what);
-    expect_map_follows(with_long_row, [](const auto& e, const auto& a) {
-                         hybrid::layout split;
-                         split.ell_width = 3;
-                         return to_hybrid(e, a, split);
-                       },
-                       false, order, "hybrid with a row of 5000" + what);
-  }
+  expect_map_follows(t, [](const auto& e, const auto& a) {
+                       ell_params p;
+                       p.stored_per_row = 6;
+                       return to_ell(e, a, p);
+                     },
+                     false, "ell, rows 256-511 empty");
+  expect_map_follows(t, [](const auto& e, const auto& a) {
+                       ell_params p;
+                       p.stored_per_row = 30;
+                       return to_ell(e, a, p);
+                     },
+                     false, "ell 30 wide");
+  expect_map_follows(t, [](const auto& e, const auto& a) {
+                       ell_params p;
+                       p.stored_per_row = 150;
+                       return to_ell(e, a, p);
+                     },
+                     false, "ell 150 wide");
+  expect_map_follows(with_long_row, [](const auto& e, const auto& a) {
+                       hybrid::layout split;
+                       split.ell_width = 3;
+                       return to_hybrid(e, a, split);
+                     },
+                     false, "hybrid with a row of 5000");
+
 }
 
 TEST(ValueMapComplex, ConjugatingCopiesConjugateTheNewValues) {
