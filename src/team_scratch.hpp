@@ -4,14 +4,9 @@
 // Kokkos' scratch space picks its allocation pointer by reference from the
 // level (`auto& m_iter = (level == 0) ? m_iter_L0 : m_iter_L1;`,
 // Kokkos_ScratchSpace.hpp, 4.6). With a level known only at run time,
-// nvcc keeps the team's scratch state in local memory: CSR merge_path's
-// tile kernel had a 16-byte stack frame and 90 registers, stored 3 and
-// loaded 1 64-bit word of stack per thread, 165 MB of L2 writes per apply
-// on zipf:5000000,10 (ncu on the H200, 2026-11-27; cuSPARSE's csrmv_v3 had
-// none). Asking for each level by a constant, as here: no stack, 80
-// registers, and the tile kernel 649 -> 587 us there (ncu), merge_path
-// 8-10% faster on zipf:5000000,10 and circuit:16000000
-// (perf_tests/results/h200/README.md, session 28).
+// nvcc keeps the team's scratch state in local memory (a stack frame, more
+// registers, L2 writes on every apply). Asking for each level by a constant,
+// as here, keeps it in registers (docs/sources.md: "team_scratch_aligned").
 #pragma once
 
 #include <Kokkos_Core.hpp>

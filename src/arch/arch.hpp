@@ -67,7 +67,7 @@ struct TeamLimits {
 /// What arch knows about the device behind an execution-space instance.
 struct DeviceInfo {
   std::string backend;          ///< Kokkos' name of the execution space ("Cuda", "OpenMP", ...)
-  std::string name;             ///< device name ("NVIDIA H200") or CPU model
+  std::string name;             ///< device name as the backend reports it, or CPU model
   bool gpu = false;             ///< lanes of a vector range run in lockstep (warp, wavefront)
   int compute_units = 1;        ///< SMs / CUs, or host threads
   int warp_width = 1;           ///< see warp_width()

@@ -122,10 +122,8 @@ struct lanes<Kokkos::Cuda> {
   }
   /// The lowest lane whose bit is set in a non-zero ballot, in one
   /// instruction. A loop over the bits (split_rows.hpp's finishing warp)
-  /// took 165 of the merge-path tile kernel's 1,180 instructions per warp
-  /// on email-Enron, one dependent step per lane; without it merge_path ran
-  /// 4-7% faster back to back on five 1e5-4.2e5-nonzero graphs (ncu and
-  /// kobalt-bench, H100, 2026-11-26, perf_tests/results/h100/s22).
+  /// takes one dependent step per lane, a large share of the merge-path tile
+  /// kernel's instructions (docs/sources.md: "first_lane").
   KOKKOS_INLINE_FUNCTION static int first_lane(std::uint64_t bits) {
 #if defined(__CUDA_ARCH__)
     return __ffsll(static_cast<long long>(bits)) - 1;
@@ -144,12 +142,9 @@ struct lanes<Kokkos::Cuda> {
 
 /// CUDA arrivals (sm_70+): one atom.acquire.gpu.add (SASS: the atomic, then
 /// CCTL.IVALL). The finishing warp then needs no fence of its own: a
-/// fence.sc.gpu there (Kokkos' memory_fence) and one before each count drew
-/// 14% of merge_path's warp stall samples (ncu source view, email-Enron,
-/// H100, 2026-11-26, perf_tests/results/h100/s22). A relaxed count with
-/// fence.acq_rel.gpu in the finishing warp instead left merge_path as slow
-/// as before on the 1e5-4e5-nonzero graphs (H200, 2026-11-26,
-/// perf_tests/results/h200/s23).
+/// fence.sc.gpu there (Kokkos' memory_fence) and one before each count
+/// stalled merge_path's warps, and a relaxed count with fence.acq_rel.gpu in
+/// the finishing warp was no faster (docs/sources.md: "arch::arrivals::count").
 template <>
 struct arrivals<Kokkos::Cuda> {
   KOKKOS_INLINE_FUNCTION static int count(int* counter) {

@@ -34,7 +34,7 @@ inline std::string host_cpu_name() {
 
 /// The largest cache of CPU 0 in sysfs (the highest index*: L3 on most
 /// servers, shared by the cores as a GPU's L2 is), or 0. Whether a matrix
-/// stays cached between calls depends on this level (issue 15's host tiles).
+/// stays cached between calls depends on this level (merge_path's host tiles).
 inline std::uint64_t host_last_level_cache_bytes() {
   std::uint64_t largest = 0;
   for (int index = 0; index < 8; ++index) {
@@ -156,13 +156,9 @@ struct arrivals {
 };
 
 /// Bytes ahead of a host thread's streams (values, indices) that the host
-/// walks prefetch. Measured on this project's 2-core development machine
-/// (Intel Xeon, 2026-11-23, a CSR walk over the 7-point Laplacian of 1e6
-/// rows, one thread, /tmp microbenchmark): no prefetch 1.5 GFLOP/s; 0.25 /
-/// 0.5 / 1 / 2 / 4 KiB ahead 1.75 / 2.0 / 2.3 / 2.9 / 3.0 (one per row),
-/// 2.8-3.4 with one more per 4 entries; the hardware prefetchers alone do
-/// not keep one core's stream busy. Checked on 16 threads of the H200's
-/// host in perf_tests/results/h200-host-openmp/README.md.
+/// walks prefetch: the hardware prefetchers alone do not keep one core's
+/// stream busy, and the gain levels off at a few KiB ahead (docs/sources.md:
+/// "host_prefetch_bytes").
 inline constexpr int host_prefetch_bytes = 4096;
 
 /// Asks the host cache for the line holding p + host_prefetch_bytes (read,
@@ -178,9 +174,8 @@ KOKKOS_INLINE_FUNCTION void prefetch_ahead(const void* p) {
 
 /// Loads of data read exactly once by fully coalesced accesses (the slot
 /// columns of ELL/SELL-P under a thread per row): GPUs mark them
-/// evict-first so they do not push x out of the cache (docs/sources.md,
-/// "Facts measured on the H200"; measured again on the H200, see
-/// kernels/row_reduce.hpp). This primary template is the host's plain load.
+/// evict-first so they do not push x out of the cache (docs/sources.md:
+/// "Evict-first loads", "slot_rows"). This primary template is the host's plain load.
 template <class ExecutionSpace>
 struct loads {
   template <class T>

@@ -145,10 +145,8 @@ Sellp<Value, Index, Device> to_sellp(const ExecutionSpace& space,
   // (local rows of one slice): an entry of the stored row's matrix row, or
   // padding (also for rows past the matrix in the last slice). The slot's
   // slice is found by bisection over the slice offsets, so the work does not
-  // depend on how wide any one slice is. A thread per row padding its own row
-  // took 112 ms on R-MAT scale 22 (H200, 2026-11-23, sellp_sigma_generated.txt);
-  // a team per slice took 70.5 ms there and 1,151 ms on arrow:2000000, whose
-  // first slice holds 128M slots (sellp_fill_9a5f3f8.txt).
+  // depend on how wide any one slice is: a thread per row or a team per
+  // slice waits for the widest (docs/sources.md: "Conversion kernels").
   Kokkos::parallel_for(
       "kobalt::convert<sellp>::fill", range_policy<exec>(space, 0, stored),
       KOKKOS_LAMBDA(const std::int64_t g) {

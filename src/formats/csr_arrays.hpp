@@ -61,7 +61,7 @@ typename Csr<Value, Index, Device>::row_ptr_view index_row_ptr(
 /// The bytes of a Csr's arrays, saturating (storage_size.hpp): with int64
 /// indices nnz * 16 wraps from 2^60 on, and a wrapped, small count passed
 /// the storage check and left Kokkos to allocate a wrapped size too (found by
-/// fuzz/specs_fuzz's inputs, session 26).
+/// fuzz/specs_fuzz's inputs).
 template <class Value, class Index>
 std::uint64_t csr_bytes(std::int64_t rows, std::int64_t nnz) {
   return saturating_add(

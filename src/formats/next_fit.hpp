@@ -12,9 +12,8 @@
 // doubling: with J = next^(2^r), mark J(c) for every marked c, then J = J∘J.
 // After round r every c_k with k < 2^(r+1) is marked, so ceil(log2(lanes))
 // rounds of three short kernels mark all lanes: O(rows log lanes) work and
-// O(rows) memory, where the host loop it replaces cost 1,243 CSR SpMVs of
-// setup on the 8M-row lap3d:200 (H200, setup_b36f99c.txt), most of it this
-// packing, three times over.
+// O(rows) memory, where the host loop it replaces dominated the setup of
+// large matrices (docs/sources.md: "Conversion kernels").
 #pragma once
 
 #include "../range.hpp"

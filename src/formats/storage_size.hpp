@@ -27,7 +27,7 @@ inline std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
 
 /// ceil(a / b) for a >= 0, b >= 1, without a + b - 1, which overflows for
 /// b up to 2^63 - 1 (an ALIGNED_COO layout of aligned_coo:seg_size=2^63-1
-/// lanes; found by fuzz/specs_fuzz, session 24).
+/// lanes; found by fuzz/specs_fuzz).
 inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return a / b + (a % b != 0 ? 1 : 0);
 }

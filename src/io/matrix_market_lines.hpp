@@ -63,10 +63,9 @@ class line_source {
   const std::string& path() const noexcept { return path_; }
 
  private:
-  // Bytes read per gzread (the buffer grows only for a longer line). 64 KiB
-  // reads as fast as 1 MiB (landmark.mtx.gz 0.23 s, laplacian7pt_100 0.66 s
-  // either way, this machine, 2026-11-23) and a 1 MiB buffer zeroed per file
-  // held the Matrix Market fuzzer at ~600 files/s (64 KiB: ~2,300/s).
+  // Bytes read per gzread (the buffer grows only for a longer line): as fast
+  // as a larger buffer, and cheaper to zero per file (docs/sources.md:
+  // "initial_capacity").
   static constexpr std::size_t initial_capacity = std::size_t{1} << 16;
   // A Matrix Market line is a few dozen characters; a longer "line" means a
   // binary or corrupt file, and growing without bound would exhaust memory.

@@ -4,7 +4,7 @@
 // coo::load_balance); the launches run in order on one execution space
 // instance, so they never overlap.
 //
-// Beta in the same launch (issue 14 item 6: two launches instead of three):
+// Beta in the same launch (two launches instead of three):
 // a row of the seg part lives in one lane as one run, so its thread stores
 // y = alpha*sum + beta*y once; the rows outside the seg part (flat rows and
 // empty rows, listed once in the handle) are scaled by the teams, an equal

@@ -66,10 +66,8 @@ KOKKOS_INLINE_FUNCTION T read_volatile(const T* p) {
 
 /// Which columns of a rank-2 x/y a launch covers: [first, first + count),
 /// count <= N. Rank-1 blocks (N = 1) store nothing: the functors stay as
-/// small as before rank-2 blocks existed. Measured on the H200 (2026-11-22):
-/// 16 more bytes took the CSR-k launch from 496 to 512 bytes, Kokkos'
-/// constant-memory launch path (sizeof(driver) >= 512; docs/sources.md,
-/// "Facts measured on the H200"), and cost 4-5 us per apply (+18-36% on 1e5-nnz matrices).
+/// small as before rank-2 blocks existed, below Kokkos' constant-memory
+/// launch path (sizeof(driver) >= 512; docs/sources.md: "Large kernel objects").
 template <int N>
 struct Columns {
   int first = 0, count = N;

@@ -7,7 +7,7 @@
 // handle, and chunk c scales the c-th equal share of that list: owning them
 // by entry position (as CSR load_balance does) gave one chunk every row after
 // the last entry, 2M rows for ALIGNED_COO's flat part of arrow:2000000, whose
-// flat entries all lie in row 0 (24.6 ms per apply, H200, 2026-11-23).
+// flat entries all lie in row 0 (docs/sources.md: "COO load_balance's rows").
 #pragma once
 
 #include "../range.hpp"
@@ -27,8 +27,7 @@ struct CooRowIndices {
   using index_type = typename IndexView::non_const_value_type;
   /// The row of the lane's next entry (read ahead, as Alg. 1's `next`) and
   /// the row of the entry before the chunk: re-reading them from L2 every
-  /// window made this kernel issue ~3.5x Alg. 1's instructions (ncu, H200,
-  /// 2026-11-23, ncu_coo_chunks_ffca9aa.txt).
+  /// window multiplied this kernel's instructions (docs/sources.md).
   struct Cursor {
     index_type next, before_first;
   };
@@ -63,8 +62,7 @@ struct CooRowIndices {
   /// Only split rows ask (at most two per chunk). Galloping from entry k
   /// (1, 2, 4, ... entries away, then bisection) reads near k: a bisection
   /// over all entries cost two chains of ~26 dependent DRAM loads per chunk
-  /// and made the kernel 3.5x slower than Alg. 1 with atomics on lap3d:200
-  /// (64 vs 242 GFLOP/s, H200, 2026-11-23).
+  /// and made the kernel far slower than Alg. 1 with atomics (docs/sources.md).
   KOKKOS_INLINE_FUNCTION RowSpan span(const Cursor&, index_type r, std::int64_t k) const {
     return {edge(r, k, -1) + 1, edge(r, k, 1)};
   }

@@ -70,7 +70,7 @@ struct CooSegmentedFunctor {
 /// default, tuning::host_part) and adds each finished row to y. Only the
 /// chunk's first and last rows can be shared with the neighbouring chunks,
 /// so only they are added atomically; every other row belongs to this
-/// thread alone (issue 15: atomics at chunk boundaries only).
+/// thread alone (atomics at chunk boundaries only).
 template <class IndexView, class ValueView, class XB, class YB>
 struct CooWalkFunctor {
   using index_type = typename IndexView::non_const_value_type;

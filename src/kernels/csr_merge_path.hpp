@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // CSR "merge_path" (Merrill & Garland, "Merge-based parallel sparse
-// matrix-vector multiplication", SC'16; the issue names it, no seed has it):
+// matrix-vector multiplication", SC'16; 000 only names it, no seed specifies it):
 // SpMV as a merge of the row ends (row_ptr[1..rows]) with the nonzero
 // indices 0..nnz-1. The merge path has rows + nnz items; it is cut into
 // tiles of equal length, one per warp, so every warp does the same work
@@ -33,18 +33,9 @@
 //    beta and the fixup adds each run's carries; runs of thousands of tiles
 //    (Zipf's and R-MAT's full rows) are summed there by whole teams, which
 //    one finishing warp could not match (see the fixup's comment).
-// Why one launch: a launch costs 4-5 us back to back on the H200
-// (KOKKOS_ON_H200.md), as much as a whole SpMV of 1e5-4e5 nonzeros, and
-// merge_path was 2-3 us behind cuSPARSE on the irregular graphs of that
-// size (ca-AstroPh, cit-HepPh, email-Enron, 2026-11-25). Measured against
-// the fixup form on one H100 (2026-11-26, perf_tests/results/h100/README.md,
-// interleaved runs of both builds): back to back it gains 0.5-1.7 us under
-// 2e5 nonzeros (Groebner 9.7 vs 10.6 us, ego-Facebook 10.3 vs 12.0) and
-// nothing at 3.7e5-4.9e5 or above (ca-AstroPh 11.5 vs 11.2, email-Enron
-// 10.9 vs 11.2; cuSPARSE 8.2-8.9 there): the gap to cuSPARSE is the tile
-// kernel's own time, not the second launch. One call at a time the medians
-// move a whole ~4 us level, down under 2e5 nonzeros (wiki-Vote 14.2 vs
-// 19.2) and up at 3.7e5-4.9e5 (cit-HepPh 22.6 vs 18.4): not yet explained.
+// Why one launch: a launch costs about as much as a whole SpMV of 1e5-4e5
+// nonzeros, where merge_path trailed cuSPARSE; back to back the one-launch
+// form gains under 2e5 nonzeros (docs/sources.md: "merge_path_one_launch_runs").
 //
 // Mapping: league entry -> team_size warps; team thread -> one tile of
 // entries_per_thread * W items; vector lane -> a lane of the warp (W = the
@@ -193,8 +184,8 @@ CsrMergePath<typename Device::memory_space, widest_t<Value>> make_csr_merge_path
 /// Slots per lane in one round of the tile kernel's loads: 8 for rank-1
 /// real values (a default tile, 8 items per lane, in one round), 4 as
 /// before for complex values and rank-2 blocks, whose sums take 2-16 times
-/// the registers. At 8 the fp64 kernel takes 88 registers instead of 64
-/// (31% theoretical occupancy instead of 50%; ncu, H100, 2026-11-26).
+/// the registers. At 8 the fp64 kernel takes more registers (lower
+/// occupancy), which one round of loads outweighs (docs/sources.md).
 template <class Scalar, int N>
 inline constexpr int merge_path_batch = sizeof(Scalar) * N <= 8 ? 8 : 4;
 
@@ -207,8 +198,7 @@ template <class Scalar, class Index, int N>
 struct TileScratch {
   // Products and row ends each start on a 16-byte boundary, and so does
   // the block: aligned for the scalar alone (4 bytes for float), int64 ends
-  // faulted with cudaErrorMisalignedAddress on the H200 (float/int64,
-  // 2026-11-24).
+  // faulted with cudaErrorMisalignedAddress (float/int64).
   static constexpr std::size_t alignment = 16;
   static_assert(alignof(Scalar) <= alignment && alignof(Index) <= alignment);
   KOKKOS_INLINE_FUNCTION static std::size_t round16(std::size_t b) {
@@ -278,14 +268,13 @@ struct CsrMergePathFunctor {
     const std::int64_t z0 = d0 - r0;
     // Within a tile everything is counted in int (tile < 2^31, checked by
     // the launcher): 64-bit locals cost two registers each, and registers
-    // bounded this kernel's occupancy (ncu, H200: 72 per thread, 44%).
+    // bound this kernel's occupancy (docs/sources.md: "merge_path_batch").
     const int tile_rows = static_cast<int>(r1 - r0);
     const int tile_nnz = static_cast<int>((d1 - r1) - z0);
 
     // Step 1: products and row ends into scratch, coalesced. The matrix is
-    // read once: evict-first loads keep x in L2 (H200, 2026-11-23, Zipf
-    // 4M rows s = 1.5: the tile kernel read 844 MB from DRAM for 400 MB of
-    // matrix and 32 MB of x, at an L2 hit rate of 40%).
+    // read once: evict-first loads keep x in L2 (docs/sources.md: "Evict-first
+    // loads").
     using load = arch::loads<ExecutionSpace>;
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, W), [&](const int lane) {
       // Rounds of `batch` slots per lane: a round issues all its row-end
@@ -294,15 +283,8 @@ struct CsrMergePathFunctor {
       // the compiler). Row ends and nonzeros share the round: at 8 items
       // per lane a tile of 256 items is one round, so a warp waits for one
       // load and one gather latency instead of the five of separate loops
-      // of 4 (the launch is latency-bound: 0.37 waves on email-Enron).
-      // Measured on one H100 (2026-11-26, perf_tests/results/h100/s22,
-      // fp64/int32, warm, interleaved builds): the tile kernel on
-      // email-Enron 13.4 -> 11.7 us (ncu); back to back 2-6% faster on the
-      // 1e5-4.2e5-nonzero graphs and 2-3% on rmat:18 and zipf:1e6, but 7%
-      // slower on circuit:4M (181 -> 193 us; row ends fused with batches of
-      // 4 were slower still, 197, so it is not the registers alone). The
-      // epilogue of session 23 more than made that up on the H200 (circuit:4M
-      // 171 -> 160 us, perf_tests/results/h200/s23).
+      // of 4: on small graphs the launch is latency-bound, under one wave
+      // (docs/sources.md: "merge_path_batch").
       constexpr int batch = merge_path_batch<scalar, N>;
       const int most = tile_nnz > tile_rows ? tile_nnz : tile_rows;
       for (int k0 = lane; k0 < most; k0 += batch * W) {
@@ -379,10 +361,7 @@ struct CsrMergePathFunctor {
       // last part finishes its row. One fence before both counts, and the
       // rows that end in the tile are stored after them, so the fence waits
       // for the two parts only: a fence per count, each behind the walk's
-      // stores of y, drew 14% of the warp stall samples (ncu, H100,
-      // 2026-11-26); with one fence, the stores after it and the acquiring
-      // count, the tile kernel took 9.38 us instead of 10.37 on
-      // email-Enron (ncu, H200, 2026-11-26, perf_tests/results/h200/s23).
+      // stores of y, stalled the warps (docs/sources.md: "arch::arrivals::count").
       const bool one_launch = arrived != nullptr;
       bool head_part = false;
       if (head_row >= 0) {
@@ -437,9 +416,9 @@ struct CsrMergePathFunctor {
 /// not change any sum, so the result is the same bits on every call. Only
 /// that run writes row r now.
 ///
-/// Whole teams, not one warp: on the H200 (2026-11-23) a warp summing
-/// Zipf's full rows alone (about 16,000 tiles each, a chain of dependent
-/// loads per lane) made the fixup take 84 us of merge_path's 389.
+/// Whole teams, not one warp: a warp summing Zipf's full rows alone (a chain
+/// of dependent loads per lane over thousands of tiles) made the fixup a large
+/// share of merge_path's time (docs/sources.md: "merge_path_one_launch_runs").
 template <class ExecutionSpace, int W, class YB>
 struct CsrMergeFixupFunctor {
   using scalar = typename YB::scalar;

@@ -93,10 +93,8 @@ struct CsrMergeWalkFunctor {
 /// each row left open by a run of tiles t..run_last(t) (all ending in that
 /// row), y_row += alpha * (carries t..run_last(t)), summed in tile order.
 /// One pass over the tiles (a few hundred at most, tuning/select.hpp) costs
-/// far less than a second parallel launch: on the H200's host (16 threads,
-/// 2026-11-24, perf_tests/results/h200-host-openmp/openmp16.json before
-/// this) merge_path's two launches took 10-12 us per call on matrices of
-/// 3e3-3e4 nonzeros where one-launch kernels took 5-7 us.
+/// far less than a second parallel launch, which made small matrices' calls
+/// twice as slow (docs/sources.md: "host_tiles_per_thread").
 template <class YB>
 void merge_walk_fixup(const YB& y, typename YB::scalar alpha, const std::int64_t* tile_row,
                       const std::int64_t* run_last,

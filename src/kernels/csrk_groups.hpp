@@ -20,8 +20,8 @@
 // fused into the epilogue, so no y' is materialised, beta * y reads the
 // entry it updates, and beta == 0 overwrites every entry of y exactly once
 // (perm is a bijection): NaN in y does not survive. Two launches per apply
-// instead of three or four (gather x, [gather y], compute, scatter y); each
-// launch costs 4-6 µs on the H200 (docs/sources.md).
+// instead of three or four (gather x, [gather y], compute, scatter y): each
+// launch costs as much as a small SpMV (docs/sources.md: "Launch cost").
 #pragma once
 
 #include "../range.hpp"
@@ -69,8 +69,8 @@ struct CsrkFunctor {
       const index_type row_last = sr_ptr(s + 1);
       for (index_type i = sr_ptr(s) + row_slot; i < row_last; i += row_threads) {
         Sums<scalar, block_width<decltype(y.y)>> sum;
-        // GPUSpMV-3: the row serial, its loads batched (slot_batch): +5% on
-        // lap3d, +2% on lap2d (H200, csrk_hopper.txt against csrk_grid.txt).
+        // GPUSpMV-3: the row serial, its loads batched (slot_batch; measured
+        // in docs/sources.md).
         if (lanes == 1)
           sum_strided_slots(col, val, x, row_ptr(i), index_type(1), index_type(0), index_type(1),
                             row_ptr(i + 1) - row_ptr(i), sum);

@@ -112,7 +112,7 @@ struct EntryChunkFunctor {
   scalar alpha, beta;
   // Raw pointers into the handle's ChunkParts (which owns them): Views
   // would take the functor past Kokkos' 512-byte constant-memory launch
-  // threshold (520 bytes measured by launch_size_test on the H200).
+  // threshold (launch_size_test; docs/sources.md: "Large kernel objects").
   part* partials;
   int* arrived;
   std::int64_t nnz, chunk, chunks;

@@ -12,9 +12,8 @@
 // consecutive rows' threads read the same slot column, and a lane stops at
 // its first padding slot (column < 0): a row's padding follows its entries
 // (000 Alg. 3 lines 6-7).
-// Measured on the H200 (2026-11-22): writing the contiguous case through
-// the strided form (step 1) cost CSR classical 5-18% and CSR-k 8-30%, hence
-// two entry points.
+// Two entry points: writing the contiguous case through the strided form
+// (step 1) slowed CSR classical and CSR-k (docs/sources.md: "slot_batch").
 #pragma once
 
 #include "common.hpp"
@@ -47,27 +46,17 @@ KOKKOS_INLINE_FUNCTION void row_reduce_contiguous(const Member& team, const ColV
 // the columns of a batch of slots, then their values and x entries, so the
 // loads of a batch are in flight together instead of one column -> value ->
 // x chain per slot (the early stop at padding otherwise keeps the compiler
-// from issuing the next slot's loads first). 001 unrolls by two. Measured
-// on the H200 (2026-11-22, a thread per row over ELL,
-// perf_tests/results/h200/ell_variants.txt and rhs_variants.txt):
-// - fp64, one right-hand side: 4 beat 1 by 33-50% (7-point Laplacian 577 vs
-//   433 GFLOP/s, FEM blocks 650 vs 434) and 2 by 10-12%; 8 gained nothing
-//   and took 48 registers instead of 32;
-// - fp32 values: 8 beat 4 by 3-5% (7-point 877 vs 832, FEM 972 vs 941,
-//   27-point and uniform rows equal), 32 registers either way;
-// - blocks of 8 right-hand sides: 2 beat 4 on the 7-point matrix (1718 vs
-//   1492) and lost on the 27-point (2692 vs 2866) and FEM (2981 vs 3720)
-//   ones. The thread-per-row kernel (slot_rows.hpp) therefore batches 4
-//   where rows are wide (wide_block_slots); team kernels keep 2.
+// from issuing the next slot's loads first). 001 unrolls by two; the sizes
+// below were the fastest per value type, a larger one only adding registers
+// (docs/sources.md: "slot_batch"). Blocks of right-hand sides batch 2, and
+// the thread-per-row kernel (slot_rows.hpp) 4 where rows are wide
+// (wide_block_slots); team kernels keep 2.
 template <class Value, int N>
 inline constexpr int slot_batch = N > 1 ? 2 : sizeof(Value) <= 4 ? 8 : 4;
 
 /// Blocks of 8 right-hand sides batch 4 slots instead of 2 from this many
-/// stored slots per row. Measured again on the H200 (2026-11-23,
-/// perf_tests/results/h200/rhs_bounds_b5ed826.txt, GFLOP/s at K = 8, fp64):
-/// batch 4 vs 2 at width 7 (lap3d) 1496 vs 1720, at 27 (stencil27) 2842 vs
-/// 2696, at 80 (FEM) 3717 vs 2983. 16 lies between the measured widths 7
-/// and 27; the crossover itself was not measured.
+/// stored slots per row: between the measured widths where 2 and where 4 won;
+/// the crossover itself was not measured (docs/sources.md: "slot_batch").
 inline constexpr std::int64_t wide_block_slots = 16;
 
 /// partial += the products of the slots first + k * step for k = k0, k0 +

@@ -79,7 +79,7 @@ struct SlotGroupsFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
     // Aligned for scalar: Kokkos aligns scratch to 8 bytes only, and a
     // complex<double> (alignas 16, loaded as one 16-byte word) faulted with
-    // cudaErrorMisalignedAddress on the H200 (2026-11-23).
+    // cudaErrorMisalignedAddress.
     scalar* partials =
         t > 1 ? static_cast<scalar*>(team.team_scratch(scratch_level)
                                          .get_shmem_aligned(scratch_bytes(blocks_per_team, t, b),
@@ -180,8 +180,8 @@ void slot_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
       // fewer threads per row. Any t is correct (thread j takes slots j,
       // j + t, ...; padding ends every row) and the result does not depend
       // on it beyond rounding; a power of two keeps the slot pattern per warp.
-      // Seen on the H200 (2026-11-23): complex<double> capped the team at 12
-      // threads of 32 lanes where ELL asked for 16 threads per row.
+      // Seen with complex<double>: its registers capped the team below the 16
+      // threads per row ELL asked for.
       const auto probe = checked_team_policy<policy_type>(exec, label, 1, 1, s.vector_length);
       const int most = functor_team_size_max(probe, f);
       if (most < 1)
@@ -191,8 +191,8 @@ void slot_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
       f.blocks_per_team = std::max(1, std::min(s.team_size, most) / f.t);
       const int t = f.t;
       // Level-0 scratch (shared memory on GPUs) while the fan-in fits, level 1
-      // otherwise: complex<double> with 8 right-hand sides needed 65,696 bytes
-      // at t = 16 on the H200, where a CUDA block has 49,152 by default.
+      // otherwise: complex<double> with 8 right-hand sides needs 65,696 bytes
+      // at t = 16, where a CUDA block has 49,152 by default.
       const std::size_t level0 = static_cast<std::size_t>(policy_type::scratch_size_max(0));
       while (f.blocks_per_team > 1 && functor::reserved_bytes(f.blocks_per_team, t, b) > level0)
         f.blocks_per_team /= 2;

@@ -4,20 +4,11 @@
 // regular matrix) and 000 Alg. 5 (SELL-P, t = 1). Consecutive threads take
 // consecutive rows, so every slot column is one coalesced stream.
 //
-// Measured on the H200 (2026-11-22, fp64/int32, throwaway kernels beside
-// the library's, perf_tests/results/h200/ell_variants.txt; limits by the
-// minimal-traffic formula):
-// - a RangePolicy over rows beat a TeamPolicy of 128 threads per team by
-//   4-11% (7-point Laplacian 8e6 rows 577 vs 518 GFLOP/s, 27-point 632 vs
-//   602, FEM 650 vs 593): no team prologue, no nested range;
-// - 32-bit slot offsets beat 64-bit ones by 6-13% (577 vs 544, 632 vs 594,
-//   650 vs 573), hence Offset = int whenever the slots fit;
-// - loading a batch of slots' columns before their values and x
-//   (row_reduce.hpp's slot_batch, 4 for fp64) beat one slot at a time by
-//   33-50% (577 vs 433, 632 vs 471, 650 vs 434);
-// - streaming (evict-first) loads of columns and values gained 4% on FEM
-//   (678 vs 650) and 13% on uniform random rows (219 vs 193; L2-bound by the
-//   x gathers), and were neutral on the stencils.
+// Each choice below beat its alternative in throwaway kernels beside the
+// library's (docs/sources.md: "slot_rows"): a RangePolicy over rows (no team
+// prologue, no nested range), Offset = int whenever the slots fit, batched
+// loads (row_reduce.hpp's slot_batch) and streaming (evict-first) loads of
+// columns and values.
 #pragma once
 
 #include "common.hpp"

@@ -68,16 +68,14 @@ KOKKOS_INLINE_FUNCTION void finish_split_row(int lane, const LastPart<Index>& mi
   run.first = L::template shfl<W>(mine.first, source);
   run.last = L::template shfl<W>(mine.last, source);
   // The source lane's count acquired the parts; the warp's sync orders
-  // every lane's reads after it. (A fence here, after the count, made
-  // merge_path as slow as before the acquiring count: H200, 2026-11-26.)
+  // every lane's reads after it. (A fence here, after the count, undid the
+  // acquiring count's gain: see arch::arrivals in arch/cuda.hpp.)
   L::template sync<W>();
   // Part first + lane + m W goes to accumulator m mod 4, in four named
-  // sums rotated after each part (s0 takes the next one). Measured in CSR
-  // load_balance (H200, 2026-11-26, perf_tests/results/h200/s23): an array
-  // indexed by m (local memory) ran 9-10% slower on circuit:4M and
-  // zipf:1e6, four guarded loads per step 4-25% slower on nine of ten
-  // 1e5-6e5-nonzero graphs. The total is (a0 + a1) + (a2 + a3) of the
-  // accumulators, as with the array.
+  // sums rotated after each part (s0 takes the next one): an array indexed
+  // by m lives in local memory, and guarded loads per step were slower still
+  // (docs/sources.md: "the finishing warp's four sums"). The total is
+  // (a0 + a1) + (a2 + a3) of the accumulators, as with the array.
   Sums<scalar, N> s0, s1, s2, s3;
   int m = 0;
   for (std::int64_t k = run.first + lane; k <= run.last; k += W, ++m) {

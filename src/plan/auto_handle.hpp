@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The automatic handle (issue 16): make_handle(exec, csr, kobalt::automatic{n})
+// The automatic handle: make_handle(exec, csr, kobalt::automatic{n})
 // analyses the matrix once on the device (tuning::analyze_moments: one
 // reduction over the row lengths, which on profiles that may convert to
 // SELL-P also sums the slices' widths, tuning/sellp_fill.hpp), chooses the format
@@ -135,8 +135,8 @@ class AutoHandle {
   /// Seconds the analysis (tuning::analyze_moments: one reduction, with
   /// the SELL-P fill where it may be read) and the choice took (host
   /// clock; the reduction's results reach the host, so their device work is
-  /// inside). The conversion and the chosen handle's setup are not: issue 16
-  /// asks the two apart.
+  /// inside). The conversion and the chosen handle's setup are not, so that
+  /// the two costs can be told apart.
   double analysis_seconds() const { return analysis_.seconds; }
   /// The chosen format's handle, for std::visit.
   const handle_type& handle() const { return handle_; }

@@ -13,21 +13,11 @@
 //   implies: at most MAX_THREADS threads are active.
 //
 // MAX_THREADS, WARP_SCHEDULE_TIME, blocks and blocksize have no values in
-// 004. The defaults below name where they come from. Measured on the H200
-// (2026-11-22, fp64/int32, perf_tests/results/h200/aligned_coo_split.txt):
-// each split timed on seven matrices. The seg part is fastest on the
-// regular ones (lap3d, stencil27, fem, uniform rows: all_seg 3-12% ahead of
-// all_flat) and all_flat on the skewed ones (circuit, R-MAT, Zipf: 6%, 17%
-// and 8% ahead of hybrid). With these defaults the model picks the fastest
-// split on the four regular matrices and hybrid on the three skewed ones.
-// No constants do better: over MAX_THREADS 30,720 .. 4M (the H200 holds
-// 132 x 2,048 = 270,336 threads) and WARP_SCHEDULE_TIME 0 .. 100, at most
-// one more matrix flips, and only by a 0.1% cost difference (Zipf at
-// WARP_SCHEDULE_TIME 0). The model counts segments for the seg part and
-// warps for the flat part, not the bytes either moves, so it cannot see
-// that the skewed matrices' seg parts are mostly padding (R-MAT: 30.9M
-// slots for 13.7M entries). The defaults are kept; a traffic-based rule is
-// the automatic-choice issue's to fit (kobalt-tune).
+// 004. The defaults below name where they come from; a sweep of MAX_THREADS
+// and WARP_SCHEDULE_TIME found no values that pick the measured fastest split
+// more often, so they are kept (docs/sources.md: "aligned_coo_cost defaults").
+// The model counts segments and warps, not bytes, so it cannot see that a
+// skewed matrix's seg part is mostly padding: seg_cost adds a padding term.
 #pragma once
 
 #include "../errors.hpp"
@@ -46,14 +36,14 @@ namespace kobalt::tuning {
 struct aligned_coo_cost {
   /// MAX_THREADS: threads the device runs at once. No value in 004; default
   /// [ext] Bell & Garland's SpMV code (which CUSP's COO_flat, 004's baseline,
-  /// comes from): MAX_THREADS = 30 * 1024. The H200's 270,336 changes no
-  /// choice on the seven matrices of the sweep above.
+  /// comes from): MAX_THREADS = 30 * 1024. A current GPU's far larger count
+  /// changes no choice in the sweep above.
   std::int64_t max_threads = 30 * 1024;
   /// WARP_SIZE of the modelled device: 32 (004 ran on a Fermi C2070).
   std::int64_t warp_size = 32;
   /// WARP_SCHEDULE_TIME (004 also writes WARP_SCHD_TIME): cost of scheduling
-  /// one warp. No value in 004; 1 unit per warp. Swept 0 .. 100 on the H200
-  /// (above): no value picks the measured fastest split more often.
+  /// one warp. No value in 004; 1 unit per warp. Swept (above): no value
+  /// picks the measured fastest split more often.
   double warp_schedule_time = 1.0;
   /// blocksize of the COO_flat kernel. No value in 004; default [ext] Bell &
   /// Garland's COO_flat launcher, BLOCK_SIZE = 128. Not measured.
@@ -109,12 +99,8 @@ inline double flat_cost(std::int64_t nnz, const aligned_coo_cost& c) {
 /// The padding term is ours: 004 prices a segment as one iteration, as if
 /// its lanes were full, so a layout of mostly padding looks cheap. The warps
 /// that sweep the padding are priced as the flat part prices each of its
-/// warps. It changes no choice on the four regular matrices of the sweep
-/// above (their padding is 0-2% of the slots) and moves R-MAT and Zipf from
-/// hybrid to all_flat, the split measured fastest there (550 vs 644 us and
-/// 432 vs 469 us); circuit stays hybrid (measured 581 vs all_flat's 548).
-/// Without it, complex R-MAT scale 20 chose an all_seg layout of 5.2e9
-/// slots for 16.1e6 entries (H200, 2026-11-23).
+/// warps. It moves the skewed matrices to the split measured fastest and
+/// leaves the regular ones (docs/sources.md, 004's corrections).
 inline double seg_cost(std::int64_t seg_size, std::int64_t segments, std::int64_t entries,
                        const aligned_coo_cost& c) {
   if (seg_size <= 0 || segments <= 0) return 0.0;

@@ -38,8 +38,8 @@ struct params {
   int flat_unit = 32;
   /// Largest storage in bytes the result may take; 0 = what the device holds.
   std::uint64_t max_bytes = 0;
-  /// Constants of 004's cost model, used by split::automatic (defaults
-  /// checked on the H200, see tuning/aligned_coo_cost.hpp).
+  /// Constants of 004's cost model, used by split::automatic (defaults and
+  /// their check: tuning/aligned_coo_cost.hpp).
   tuning::aligned_coo_cost cost = {};
 };
 
@@ -93,7 +93,7 @@ struct aligned_coo_choice {
 /// row pointer, on `exec`. A split whose storage at `entry_bytes` per slot
 /// exceeds `storage_limit` bytes costs +infinity: 004's model counts no
 /// padding, and Alg. 1's all_seg layout of a power-law matrix needs
-/// hundreds of GB (R-MAT scale 22: 698 GB, H200 run of 2026-11-22), so the
+/// hundreds of GB (docs/sources.md: "aligned_coo_cost defaults"), so the
 /// printed argmin would pick a layout that cannot be built. 0 = no limit.
 template <class ExecutionSpace, class RowPtr>
 aligned_coo_choice choose_aligned_coo(const ExecutionSpace& exec, const RowPtr& row_ptr,

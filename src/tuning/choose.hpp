@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The format kobalt::automatic converts a Csr to (issue 16): read off the
+// The format kobalt::automatic converts a Csr to: read off the
 // row statistics (tuning::analyze), the device profile and how many applies
 // the caller expects, so that a conversion is made only where it pays off
 // (000 §5.3: conversions cost up to 280 SpMVs there).
@@ -13,19 +13,19 @@
 //     otherwise the rules below decide.
 //  1. Hosts (profile.auto_min_convert_nnz = 0) and matrices under
 //     auto_min_convert_nnz nonzeros stay in Csr: CSR is at or near the best
-//     there (measurements beside the profile's constant, tuning/profile.hpp).
+//     there (docs/sources.md: "auto_min_convert_nnz").
 //  2. The regular/irregular split of 002 §5.3 (row-length variance <= 10,
 //     MatrixStats::regular): regular matrices that ELL pads to at most
 //     auto_ell_max_fill slots per nonzero take ELL (others stay in Csr: a
 //     few long rows would multiply the storage), irregular ones from
 //     profile.auto_hybrid_min_nnz nonzeros take Hybrid, other irregular ones stay in
 //     Csr (csr::automatic: 003 Alg. 3 picks its kernel). The thresholds
-//     are the profile's (auto_min_convert_nnz, auto_hybrid_min_nnz), with
-//     their measurements in tuning/profile.hpp.
+//     are the profile's (auto_min_convert_nnz, auto_hybrid_min_nnz), each
+//     with its row in docs/sources.md.
 //  3. A conversion is made only when expected_applies * (1 - 1/speedup)
 //     CSR SpMVs saved exceed its setup in CSR SpMVs: the profile's
 //     auto_ell_speedup, auto_hybrid_speedup, auto_ell_setup_spmvs and
-//     auto_hybrid_setup_spmvs (measured on the H200; kobalt-tune refits them).
+//     auto_hybrid_setup_spmvs (measured, docs/sources.md; kobalt-tune refits them).
 #pragma once
 
 #include "profile.hpp"
@@ -43,9 +43,8 @@ namespace kobalt::tuning {
 enum class auto_format { csr, ell, hybrid, sellp };
 
 /// Most slots per nonzero rule 0 accepts (the padding is read and multiplied
-/// on every apply). Same run: luxembourg_osm pads to 1.22 slots per nonzero
-/// and SELL-P won 1.20x; delaunay_n16 pads to 1.34 and lost 1.57x (74.7
-/// against CSR's 47.4 us), though its rows vary as little (variance 1.8).
+/// on every apply); it lies between the padding of a regular matrix SELL-P
+/// won on and one it lost on (docs/sources.md: "auto_sellp_max_fill").
 inline constexpr double auto_sellp_max_fill = 1.25;
 
 /// Most slots per nonzero rule 2 lets ELL store: the rows kernel stops at a

@@ -46,7 +46,7 @@ struct CsrkSizeModel {
   CsrkCaseRule case_rule[3];       ///< adjustments of cases 2, 3 and 4 (case 1: none)
 };
 
-/// 002 §4.1, "NVIDIA Volta" formulas and case adjustments (V100, §5.1).
+/// 002 §4.1, "NVIDIA Volta" formulas and case adjustments (its Volta GPU, §5.1).
 inline constexpr CsrkSizeModel csrk_volta_model{
     "volta",
     8.900, 1.25,
@@ -55,7 +55,7 @@ inline constexpr CsrkSizeModel csrk_volta_model{
      {4.0, true, 0.5},     // case 3: SSRS = SSRS·4,     SRS = ⌊SSRS/2⌉
      {5.0, true, 0.5}}};   // case 4: SSRS = SSRS·5,     SRS = ⌊SSRS/2⌉
 
-/// 002 §4.1, "NVIDIA Ampere" formulas and case adjustments (A100, §5.1).
+/// 002 §4.1, "NVIDIA Ampere" formulas and case adjustments (its Ampere GPU, §5.1).
 inline constexpr CsrkSizeModel csrk_ampere_model{
     "ampere",
     9.175, 1.32,
@@ -64,17 +64,9 @@ inline constexpr CsrkSizeModel csrk_ampere_model{
      {2.5, true, 3.0},     // case 3: SSRS = ⌊SSRS·2.5⌉, SRS = SSRS·3
      {2.0, true, 2.0}}};   // case 4: SSRS = SSRS·2,     SRS = SSRS·2
 
-/// 002 §4.1 re-checked on the H200 (2026-11-22, fp64/int32, kobalt-bench,
-/// perf_tests/results/h200/csrk_grid.txt): the paper's 8 x 8 training grid
-/// {4,6,8,12,16,24,32,48}^2 of (SSRS, SRS) for CSR-3 with the paper's block
-/// shapes, on lap2d:3000 (rdensity 5), lap3d:200 (7), fem:1000000,4,1 (12),
-/// stencil27:128 (27), fem:100000,16,1 (48) and fem:40000,16,2 (80). The
-/// optima, (32,8) (16,8) (48,32) (32,16) (32,48) (4,24), show no trend in
-/// rdensity (a log fit of SRS even rises with it, against 002's), and the
-/// Ampere model's sizes reached 73-95% of each grid best (geometric mean
-/// 88%). One constant pair, (32, 8), reached 90-100% (geometric mean 96%),
-/// the best of the 64: on the H200 the model is that constant (ln
-/// coefficients 0, no case adjustments).
+/// 002 §4.1's training grid re-run by the project: the optima showed no trend
+/// in rdensity, and one constant pair, (32, 8), came closer to each grid best
+/// than the Ampere model, so the model is that constant (docs/sources.md).
 inline constexpr CsrkSizeModel csrk_hopper_model{
     "hopper",
     32.0, 0.0,
@@ -157,15 +149,14 @@ inline bool csrk_model_of(const DeviceProfile& profile, CsrkSizeModel& model) {
 }
 
 /// Default CSR-k sizes for a device profile, k (2 or 3) and rdensity = nnz/rows.
-/// - A profile with a size model (the H200: "hopper", measured; other GPUs:
+/// - A profile with a size model (a measured device's, e.g. "hopper"; other GPUs:
 ///   "ampere", 002's newest architecture; kobalt-tune's "fitted" one), k = 3:
 ///   csrk_model_sizes of it.
 /// - Same, k = 2: the super-row is the league entry, so it gets the rows a
 ///   k = 3 league entry (super-super-row) would hold: SRS = SSRS·SRS of the
-///   model (002 tunes only CSR-3 on GPUs). On the H200 that is 256, which
-///   reached 93-100% of the best SRS in {16, ..., 768} on the six matrices
-///   of the hopper model's sweep (csrk_grid.txt). super_super_row_size is
-///   unused and reported as 1; the product saturates at csrk_size_max.
+///   model (002 tunes only CSR-3 on GPUs); for "hopper", 256, near the best
+///   SRS of its sweep (docs/sources.md: "csrk_hopper_model"). super_super_row_size
+///   is unused and reported as 1; the product saturates at csrk_size_max.
 /// - A profile without a model (hosts): its fixed sizes (SRS = 96, 002 §4.2;
 ///   k = 3 adds SSRS = 8, not measured).
 inline CsrkSizes csrk_default_sizes(const DeviceProfile& profile, int k, double rdensity) {

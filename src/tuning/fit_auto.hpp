@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// kobalt-tune's fit of the automatic handle's profile keys (issue 16) from
+// kobalt-tune's fit of the automatic handle's profile keys from
 // measurements on a training set: for each matrix the CSR time, and the ELL
 // (regular matrices) or Hybrid (irregular ones) time and setup. Pure
 // arithmetic on the samples, so tested without a device.
@@ -26,12 +26,9 @@
 //    not win: never SELL-P); its speedup and setup as above, over the
 //    matrices inside.
 //
-// Each class is fitted on its own samples: fitted over both at once (up to
-// session 23), irregular matrices that Hybrid does not speed up held back
-// ELL where it wins. On an H100 (2026-11-27, --batch 20) R-MAT 18 and Zipf
-// 1e6 ran Hybrid at 1.00x CSR, and the joint threshold rose to the largest
-// training matrix (12e6), above the regular ones that ELL ran 1.09-1.91x
-// faster from 1.9e5 nonzeros (perf_tests/results/h100/README.md, session 24).
+// Each class is fitted on its own samples: fitted over both at once,
+// irregular matrices that Hybrid does not speed up held back ELL where it
+// wins (docs/sources.md: "kobalt-tune's conversion thresholds").
 #pragma once
 
 #include "choose.hpp"
@@ -80,11 +77,11 @@ struct AutoSample {
   }
 };
 
-/// A conversion counts as a win from this gain on (run-to-run spread on the
-/// H200 is about +-3%: perf_tests/results/h200/README.md).
+/// A conversion counts as a win from this gain on: beyond the run-to-run
+/// spread (docs/sources.md: "fit_min_gain").
 inline constexpr double fit_min_gain = 1.05;
 /// The share of training matrices at or above a threshold that must win:
-/// issue 16's target for `auto` (within 1.10x of the best on >= 90%).
+/// the target for `auto`, within 1.10x of the best on >= 90% (docs/sources.md).
 inline constexpr double fit_share_that_must_win = 0.9;
 /// "Never" for an nnz threshold (the profile file takes up to 1e15).
 inline constexpr std::int64_t fit_never_nnz = 1000000000000000;
@@ -114,13 +111,9 @@ inline std::int64_t nnz_between(std::int64_t below, std::int64_t above) {
 /// (sorted by nnz) from which at least fit_share_that_must_win of the
 /// samples at or above it win, placed halfway (geometric mean) between it
 /// and the next smaller sample, as fit_sellp places its upper bound; that
-/// sample's nnz when it is the smallest; -1 if none. At the sample itself
-/// (up to b571b97), a matrix in the gap stayed in CSR however near the win
-/// it lay: the H200's tune (2026-11-27, --batch 20) had Hybrid tie CSR on
-/// rmat:18 (3.9e6 nonzeros, 1.01x) and win from circuit:2000000 (7.0e6,
-/// 1.81x), and `auto` then ran the evaluation's arrow:2000000 (6.0e6) in CSR,
-/// 1.48-1.59x slower than Hybrid (perf_tests/results/h200/README.md,
-/// session 25).
+/// sample's nnz when it is the smallest; -1 if none. Placed at the sample
+/// itself, a matrix in the gap stayed in CSR however near the win it lay
+/// (docs/sources.md: "Threshold placement").
 inline std::int64_t winning_threshold(const std::vector<AutoSample>& samples) {
   for (std::size_t i = 0; i < samples.size(); ++i) {
     std::size_t wins = 0;
@@ -134,16 +127,10 @@ inline std::int64_t winning_threshold(const std::vector<AutoSample>& samples) {
 
 /// winning_threshold of one class, where its samples are mixed (some
 /// win, but from no size on do fit_share_that_must_win of them) `start`,
-/// the starting profile's threshold, stays. An H100 tune (2026-11-27,
-/// --batch 20) had Hybrid win 1.57x on circuit:2000000,20,50000 and 1.06x on
-/// arrow:200000 and zipf:40000, but tie on the two largest irregular matrices
-/// (R-MAT 18 0.99x, Zipf 1e6 1.01x); "never" (fit_never_nnz) then cost
-/// `auto` 1.5x on the evaluation set's circuit and arrow generators, where
-/// Hybrid was the best format, and a threshold of 4e5, where the training
-/// wins begin, would have sent graphs of 4e5-6e5 nonzeros that Hybrid ran
-/// 1.3-1.8x slower than CSR to it (perf_tests/results/h100/README.md,
-/// session 24). `start` <= 0 or fit_never_nnz: -1. The note for the report
-/// goes to `why`.
+/// the starting profile's threshold, stays: on such evidence both "never"
+/// and a threshold where the wins begin sent matrices to a slower format
+/// (docs/sources.md: "kobalt-tune's conversion thresholds"). `start` <= 0 or
+/// fit_never_nnz: -1. The note for the report goes to `why`.
 inline std::int64_t class_threshold(const std::vector<AutoSample>& samples, std::int64_t start,
                                     std::string& why) {
   const std::int64_t from = winning_threshold(samples);
@@ -203,10 +190,8 @@ inline std::size_t sellp_winning_prefix(const std::vector<AutoSample>& samples,
 /// Rule 0's keys (auto_sellp_*) from the SELL-P candidates among `all`,
 /// after rules 1-2's thresholds are fitted into `p`: rule 0 fires first, so
 /// SELL-P must beat ELL where the rules would convert to ELL, not only CSR.
-/// Measured against CSR alone, an H100 fit (2026-11-27, --batch 20) took
-/// SELL-P up to 12e6 nonzeros where it only tied ELL on the training set,
-/// and `auto` ran landmark 1.25x slower than ELL (6.9 against 5.5 us,
-/// perf_tests/results/h100/README.md, session 24).
+/// Measured against CSR alone, the fit took SELL-P where it only tied ELL
+/// (docs/sources.md: "SELL-P bound fitted against ELL").
 inline void fit_sellp(const std::vector<AutoSample>& all, DeviceProfile& p,
                       std::ostream& report, std::vector<std::string>& warnings) {
   std::vector<AutoSample> c;

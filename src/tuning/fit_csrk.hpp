@@ -9,8 +9,8 @@
 //    against rdensity (§4.1's procedure), and the grid's best constant pair.
 //    002 then lowered the regression's ln coefficients by hand and added
 //    case rules; a tool cannot repeat that step, so the regression runs as
-//    fitted and the constant pair stands in for the hand step (on the H200
-//    the best sizes showed no trend in rdensity: csrk_sizes.hpp, hopper).
+//    fitted and the constant pair stands in for the hand step (the measured
+//    best sizes showed no trend in rdensity: csrk_sizes.hpp, hopper).
 //  - Hosts (k = 2, §4.2): the profile's SRS, the geometric mean of each
 //    matrix's best SRS (§4.2's constant-time choice) and the grid's best
 //    constant SRS.

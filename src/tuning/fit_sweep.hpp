@@ -110,15 +110,10 @@ inline std::size_t best_constant(const std::vector<SweepSample>& samples, std::s
 }
 
 /// A swept key leaves the starting profile's value only for a candidate
-/// whose candidate_share is at least this many times that value's. At the
-/// H200's launch floor the launch keys' shares lie close together and
-/// reorder between runs: kobalt-tune --batch 20 at 4034860 moved
-/// team_threads 128 -> 64 (shares 0.989 / 0.993), merge_path_items 8 -> 12
-/// (0.976 / 0.982) and warps_per_cu 4 -> 2 (0.961 / 0.988), and kobalt-bench
-/// --batch 20 with those keys ran R-MAT scale 22 4% slower and no matrix
-/// faster beyond the runs' spread (perf_tests/results/h200/README.md,
-/// session 19). 1.05 = the conversions' gain (fit_auto.hpp's fit_min_gain),
-/// above the largest share gain that did not hold (1.028).
+/// whose candidate_share is at least this many times that value's: at the
+/// launch floor the launch keys' shares lie close together and reorder
+/// between runs, and smaller gains did not hold (docs/sources.md:
+/// "sweep_min_gain"). 1.05 = the conversions' gain (fit_auto.hpp's fit_min_gain).
 inline constexpr double sweep_min_gain = 1.05;
 
 /// best_constant, except that candidate `current` (the starting value;

@@ -61,12 +61,8 @@ struct minimal_storage {};
 /// B&G with Q_R(1/3), but CUSP's rule is Q_R(2/3) plus a 4096-row break-even
 /// (docs/sources.md, 000's corrections), which Q_R(x) alone cannot express.
 ///
-/// Checked on the H200 against fixed widths t = 0, 1, 2, 4, 8, 16 and
-/// minimal_storage (2026-11-22, fp64/int32, kobalt-bench,
-/// perf_tests/results/h200/hybrid_partition.txt): its t was the best or
-/// within 1% on R-MAT scale 22 (t = 0, 237 GFLOP/s), Zipf (t = 1, 146),
-/// arrow 2e6 (t = 2, 136) and circuit (t = 3, 231; fixed t = 4..16 213,
-/// t = 0 191).
+/// Checked against fixed widths and minimal_storage: its t was the best or
+/// close on each skewed generator (docs/sources.md: "hybrid::automatic").
 struct automatic {};
 
 /// The ways to choose the ELL width t; automatic is the default.

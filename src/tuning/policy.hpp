@@ -74,8 +74,8 @@ struct SpmvPolicy {
 /// (one launch) while no run of tiles ending inside one row is longer than
 /// this many warp widths: the finishing warp then reads one part per lane,
 /// as the fixup's one-lane path does; the fixup's whole-team path (a second
-/// launch) takes longer runs (a single warp summing Zipf's runs of ~16,000
-/// tiles made the fixup take 84 us of 389, H200, 2026-11-23).
+/// launch) takes longer runs, which one warp sums too slowly (see
+/// CsrMergeFixupFunctor, kernels/csr_merge_path.hpp).
 inline constexpr std::int64_t merge_path_one_launch_runs = 1;
 
 /// SELL-P slice sizes the host SIMD kernel is compiled for (one slice = one

@@ -69,18 +69,14 @@ struct DeviceProfile {
   int x_rows_min_rhs = 0;           ///< GPUs: rank-2 applies with at least this many right-hand sides may gather x from a row-major copy (tuning/x_rows.hpp); 0 = never
   std::int64_t auto_min_convert_nnz = 0;  ///< kobalt::automatic: the fewest nonzeros at which the handle may convert from Csr (tuning/choose.hpp); 0 = never, stay in Csr
   /// kobalt::automatic: irregular matrices convert to Hybrid from this many
-  /// nonzeros (fewer stay in Csr). H200, b5ed826 suite (results/h200/h200.json):
-  /// from 1e6 nonzeros Hybrid ran R-MAT, Zipf, circuit and arrow within 1.04x
-  /// of the best Kobalt format (CSR 1.11, 1.00, 1.69, 1.32x); below it Hybrid
-  /// ran the irregular shared matrices at 1.04-1.52x of the best, CSR at 1.00-1.39x.
+  /// nonzeros (fewer stay in Csr): below it Hybrid no longer ran near the best
+  /// format (docs/sources.md: "auto_hybrid_min_nnz").
   std::int64_t auto_hybrid_min_nnz = 1000000;
   // kobalt::automatic: CSR time over ELL's on the regular matrices and over
   // Hybrid's on the irregular ones it converts, and their setup in CSR
   // SpMVs; a conversion must pay off within the expected applies
-  // (tuning/choose.hpp). H200: geometric means of the b5ed826 suite (ELL on
-  // the 10 regular matrices >= 1e5 nonzeros 1.01-2.06x, Hybrid on the four
-  // irregular generators >= 1e6 0.96-1.69x); setup on landmark (1.15e6
-  // nonzeros) in a fresh process (results/h200/issue14_closeout_eaf645a.txt).
+  // (tuning/choose.hpp). Measured means of a benchmark suite
+  // (docs/sources.md: "auto_ell_speedup"); kobalt-tune refits them.
   double auto_ell_speedup = 1.47;         ///< CSR time over ELL's (regular matrices)
   double auto_hybrid_speedup = 1.24;      ///< CSR time over Hybrid's (irregular matrices)
   double auto_ell_setup_spmvs = 22.5;     ///< Csr -> ELL plus its handle, in CSR applies
@@ -93,15 +89,12 @@ struct DeviceProfile {
   double auto_sellp_speedup = 1.0;      ///< CSR time over SELL-P's (1 = never pays)
   double auto_sellp_setup_spmvs = 0;    ///< Csr -> SELL-P plus its handle, in CSR applies
   // Rows per SELL-P slice of that rule (t = 1). 8 doubles fill an AVX-512
-  // register, the host SIMD lanes of the SELL-P kernel (tuning/select.hpp).
-  // On 16 threads of the H200's host (2026-11-24, 5609f9e,
-  // perf_tests/results/h200-host-openmp/auto_s17_batch10.json) b = 8 beat
-  // CSR by 1.09-1.20x on ani4, cryg2500, nos7, orsreg_1 and luxembourg_osm;
-  // the default b = 64 ran 1.0-2.9x slower than CSR on the same five.
+  // register, the host SIMD lanes of the SELL-P kernel (tuning/select.hpp);
+  // SELL-P's default b = 64 lost to CSR where 8 beat it (docs/sources.md).
   // kobalt-tune sweeps it (4, 8, 16, 32) before it fits the three keys.
   int auto_sellp_slice_size = 8;  ///< rows per SELL-P slice of rule 0 (t = 1)
 
-  /// Where the constants came from ("built-in: NVIDIA H200", "built-in
+  /// Where the constants came from ("built-in: " and a measured device, "built-in
   /// default for GPUs: device 'X' is not in the table", "file: p.json").
   std::string source;
   /// What was ignored on the way (profiles for other devices in a
@@ -131,49 +124,34 @@ namespace detail {
 /// The defaults of one kind of device (the table's fallback rows).
 inline void kind_defaults(DeviceProfile& p) {
   if (p.gpu) {
-    // 128-thread teams: the best plain-Kokkos row kernels on the H200
-    // (docs/sources.md, "Facts measured on the H200", 2026-11-22).
+    // 128-thread teams: the best plain-Kokkos row kernels measured
+    // (docs/sources.md: "team_threads").
     p.team_threads = 128;
     p.rows_per_team = 128;
     // GPUs size the warp-chunk kernels by 000 §3.2.2's oversubscription
     // (tuning/select.hpp); this host chunk is unused there.
     p.entries_per_thread = 16;
     // docs/sources.md: warps_per_SM = FP32 cores per SM / 32: 4 on Hopper (128
-    // cores), 2 on Volta and A100 (64); 4 SIMDs per CU on AMD GCN/CDNA.
+    // cores), 2 on Volta and Ampere's data-centre GPU (64); 4 SIMDs per CU on AMD.
     p.warps_per_cu = 4;
-    // CSR merge_path: 8 items per lane, tiles of 256 items per warp. Swept
-    // on the H200 (2026-11-22, fp64/int32, kobalt-bench, GFLOP/s for 4 / 8 /
-    // 16 items, first version of the kernel): R-MAT 128 / 161 / 105, Zipf
-    // 65 / 91 / 67, arrow 2e6 27 / 44 / 64, circuit 109 / 142 / 156, lap3d
-    // 111 / 181 / 210; 8 is best on the power-law matrices. Re-swept on an
-    // H100 (2026-11-26, perf_tests/results/h100/sweep_*, 1-8 items, 15
-    // matrices of 1e5-1.6e7 nonzeros, back to back): 8 best or within 0.5 us
-    // of the best on the 9 from 3.7e5 nonzeros; 2-4 items 0.8-1.0 us (8-10%)
-    // faster on the 6 of 1.0e5-1.8e5 (wiki-Vote, Groebner, as-caida,
-    // ego-Facebook, arrow, sparse-images). Smaller tiles fill more of the
-    // GPU (email-Enron, ncu: 18% achieved occupancy at 8 items, 35% at 2)
-    // but the kernel ran longer (16.5 -> 20.9 us under ncu); shrinking the
-    // tile until 16-64 warps per SM are filled lost 0-5 us on the
-    // 4e5-nonzero graphs.
+    // CSR merge_path: 8 items per lane, tiles of 256 items per warp: best on
+    // the power-law matrices; smaller tiles fill more of the GPU but ran longer
+    // (docs/sources.md: "merge_path_items").
     p.merge_path_items = 8;
     p.csrk_k = 3;             // 002 §6.2: CSR-3 on GPUs
     p.csrk_model = "ampere";  // 002 §4.1, its newest architecture (the table sets measured ones)
     // The row-major copy of x (tuning/x_rows.hpp) was measured at K = 8
-    // only (H200, 2026-11-24, perf_tests/results/h200/x_rows.txt).
+    // only (docs/sources.md: "x_rows_min_rhs").
     p.x_rows_min_rhs = 8;
     // kobalt::automatic converts from 1e5 nonzeros: below, every format ran
-    // at the launch floor on the H200 (b5ed826 suite, h200.json: CSR within
-    // 1.07x of the best Kobalt format on 15 of the 16 matrices < 1e5, 1.16x
-    // on the last).
+    // at the launch floor (docs/sources.md: "auto_min_convert_nnz").
     p.auto_min_convert_nnz = 100000;
   } else {
     p.team_threads = 1;
     // Rows a host thread walks per league entry of the row kernels: a first
-    // cut, confirmed by kobalt-tune's sweep on the H200's host (16 threads,
-    // 4034860, h200-host-openmp/kobalt_tune_4034860.txt: CSR classical's
-    // share of each matrix's best 0.988 at 256, 0.964 at 64, 0.934 at 1024).
+    // cut, confirmed by kobalt-tune's sweep (docs/sources.md: "rows_per_team").
     p.rows_per_team = 256;
-    // Issue 15's static partitions: the chunk kernels (COO, Hybrid's COO
+    // Static partitions: the chunk kernels (COO, Hybrid's COO
     // part, CSR load_balance) and CSR merge_path cut the nonzeros (merge
     // path: rows + nonzeros) into one equal part per host thread, once, in
     // the handle; the static schedule gives part t to thread t, so each
@@ -188,13 +166,9 @@ inline void kind_defaults(DeviceProfile& p) {
     // league entry keeps host teams coarse. Not measured.
     p.csrk_super_super_row_size = 8;
     p.x_rows_min_rhs = 0;  // hosts gather x as given (the copy is compiled for GPUs only)
-    // kobalt::automatic stays in Csr on hosts: at 16 threads of the H200's
-    // host (c7bb406, h200-host-openmp/openmp16.json and _repeat.json) CSR
-    // (merge path) was the best Kobalt format or within 1.10x of it on 25
-    // and 32 of 39 matrices, within 1.5x on all 39 in the repeat; the worst
-    // of the first run (laplacian7pt_100 2.5x, Groebner 1.62x) ran CSR half
-    // as fast as the repeat did (the host's spread), so no conversion is
-    // known to pay there.
+    // kobalt::automatic stays in Csr on hosts: CSR (merge path) was the best
+    // format or close to it, within the host's spread, so no conversion is
+    // known to pay there (docs/sources.md: "auto_min_convert_nnz").
     p.auto_min_convert_nnz = 0;
   }
 }
@@ -207,12 +181,11 @@ struct TableRow {
   const char* csrk_model;  ///< CSR-k size model measured on it (tuning/csrk_sizes.hpp)
 };
 
-// H200 triad: 4,308 GB/s (kobalt-bench triad probe, 2026-11-22,
-// perf_tests/results/README.md); CSR-k sizes: the hopper model, the 002
-// §4.1 grid re-measured there (tuning/csrk_sizes.hpp). The launch constants
-// are the GPU defaults.
+// Each row: the measured triad bandwidth and the CSR-k size model of the 002
+// §4.1 grid re-measured there (tuning/csrk_sizes.hpp); the launch constants
+// are the GPU defaults (docs/sources.md: "measured_devices").
 inline constexpr TableRow measured_devices[] = {
-    {"H200", 4308.0, "built-in: NVIDIA H200 (triad 4,308 GB/s, 2026-11-22)", "hopper"},
+    {"H200", 4308.0, "built-in: NVIDIA H200 (measured, docs/sources.md)", "hopper"},
 };
 
 inline std::string trim(const std::string& s) {

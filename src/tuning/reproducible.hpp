@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Reproducible results (issue 17): which kernels add their partial sums into
+// Reproducible results: which kernels add their partial sums into
 // y in a fixed order, and the choice a handle makes when asked for the same
 // bits on every run (make_handle(exec, A, kobalt::reproducible)).
 //

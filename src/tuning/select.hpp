@@ -65,13 +65,8 @@ inline LaunchShape row_launch(const DeviceProfile& profile, int lanes_per_row, c
 ///   later 512 from 2e7 and 2048 from 2e8.
 /// - AMD: 003 §3.1, [ext] from Ginkgo's HIP source: 2 below 1e5, 8 below 1e7, 32 above.
 /// A profile's `oversubscription` (> 0) replaces the rule (sweeps, kobalt-tune).
-/// Re-measured on the H200 for the COO kernel (2026-11-22, fp64/int32,
-/// kobalt-bench with omega forced to 1..512 through the profile, ffd3714;
-/// perf_tests/results/h200-skewed/omega.txt): the rule's pick was best or
-/// within 3% on R-MAT scale 22 (512: 237 GFLOP/s; 128: 234), Zipf (512: 140;
-/// 128: 144), the 27-point and 7-point stencils (512: 242) and circuit (512:
-/// 190; 128: 193); arrow 2e6 (6e6 nonzeros, 128: 119) peaked at 32 (143):
-/// one dense row's atomics contend at high omega. Kept as the papers give it.
+/// Kept as the papers give it: a re-check found no better ω except where one
+/// dense row's atomics contend, which hot_row_atomics handles (docs/sources.md).
 inline int oversubscription(const DeviceProfile& profile, std::int64_t nnz) {
   if (profile.oversubscription > 0) return profile.oversubscription;  // the profile's own
   if (profile.backend == "HIP") return nnz < 100000 ? 2 : nnz < 10000000 ? 8 : 32;
@@ -123,12 +118,9 @@ inline LaunchShape warp_chunk_launch(const MatrixStats& stats, const DeviceProfi
 
 /// Most atomic adds one launch of 000 Alg. 1 aims at a single y entry: a row
 /// of L entries cut into chunks of C entries is added by ceil(L / C) warps,
-/// and the L2 serialises atomics on one address. The H200 omega sweep
-/// (2026-11-22, perf_tests/results/h200-skewed/omega.txt, COO) peaked where
-/// the longest row took about 4,000-6,000 of them: arrow 2e6 (a 2e6-entry
-/// row) at omega 32 (143 GFLOP/s; the rule's 128: 119), Zipf (a 3.1e6-entry
-/// row) at 128 (144; the rule's 512: 140). 4096 keeps both near their peak
-/// and binds on no other generator (R-MAT, circuit, stencils).
+/// and the L2 serialises atomics on one address. The bound sits where the
+/// skewed matrices peaked in an ω sweep and binds on no other matrix
+/// (docs/sources.md: "hot_row_atomics").
 inline constexpr std::int64_t hot_row_atomics = 4096;
 
 /// Kernels that add split rows with atomics (COO segmented, Hybrid's COO
@@ -251,13 +243,9 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 
 /// COO load_balance: the same warp chunks, combined without atomics. Each
 /// chunk pays a fixed cost (its split rows' parts, fences and counters), so
-/// it wants fewer, longer chunks than Alg. 1: ω swept on the H200
-/// (2026-11-23, fp64/int32, kobalt-bench with the profile's oversubscription
-/// at 2 / 8 / 32 / 128 and the rule's 512, omega_chunks_2cf2183.txt,
-/// GFLOP/s): R-MAT 47 / 160 / 160 / 142 / 96, Zipf 42 / 121 / 117 / 108 / 76,
-/// circuit 45 / 144 / 142 / 138 / 108, arrow 44 / 112 / 97 / 41 / 41,
-/// lap3d 45 / 151 / 149 / 150 / 114. Capped at 8: best or within 1% on
-/// each (the rule itself gives 8 below 2e5 nonzeros).
+/// it wants fewer, longer chunks than Alg. 1; 8 was best or close in an ω
+/// sweep (docs/sources.md: "combined_chunks_omega_cap"), and the rule itself
+/// gives 8 below 2e5 nonzeros.
 inline constexpr int combined_chunks_omega_cap = 8;
 /// COO load_balance: 000 Alg. 1's chunks with ω capped at
 /// combined_chunks_omega_cap.
@@ -350,8 +338,8 @@ struct CsrkBlockShape {
   int super_rows_in_parallel;  ///< threads over the super-rows of a super-super-row
 };
 
-/// 002 §4.1, block dimensions per rdensity case (measured on V100 and A100;
-/// used unchanged on every GPU until kobalt-tune measures per device):
+/// 002 §4.1, block dimensions per rdensity case (measured on the paper's
+/// Volta and Ampere GPUs; used unchanged on every GPU):
 inline constexpr CsrkBlockShape csrk_block_shapes[4] = {
     {1, 8, 12},   // case 1, r <= 8:       8 x 12     (GPUSpMV-3; a warp = 8 x 4)
     {4, 8, 12},   // case 2, 8 < r <= 16:  4 x 8 x 12 (GPUSpMV-3.5)
@@ -444,28 +432,16 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 }
 
 /// Host merge_path: tiles per thread, handed out dynamically
-/// (kernels/csr_merge_path.hpp). Measured on the H200's host (16 threads,
-/// 2 MiB pages, 2026-11-24, Kokkos Kernels in the same runs;
-/// perf_tests/results/h200-host-openmp/merge_tiles.txt): one tile per
-/// thread, Merrill & Garland's static split, ran R-MAT scale 22 at 1.01x
-/// Kokkos Kernels, Zipf 0.84x, uniform 0.86x, circuit 1.01x; about 4, 16
-/// and 64 tiles per thread ran them at 1.32/1.22/1.11/1.11x,
-/// 1.36/1.25/1.17/1.33x and 1.29/1.16/1.37/1.22x. One thread alone walks
-/// R-MAT at 1.04x and Zipf at 1.31x Kokkos Kernels: equal rows + nonzeros
-/// are not equal time (the x gathers hit different cache levels), so the
-/// static split, not the walk, lost at 16 threads.
-/// Only where the matrix streams from memory: on matrices that fit the
-/// caches the dynamic hand-out loses each core's hold on its own part
-/// between calls (same host and day, the shared matrices of 1e5-6e5
-/// nonzeros ran 0.4-0.7x as fast as with one tile per thread, 83 MB
-/// laplacian7pt_100 0.99x, 600 MB generators 1.19-1.43x). So: 16 tiles per
+/// (kernels/csr_merge_path.hpp). Equal rows + nonzeros are not equal time (the
+/// x gathers hit different cache levels), so a static split loses where the
+/// matrix streams from memory; where it fits the caches, one tile per thread
+/// keeps each core's hold on its own part between calls. So: 16 tiles per
 /// thread when 8 bytes per nonzero (fp32/int32, the least a CSR entry
-/// takes) exceed the last-level cache, else one tile per thread.
+/// takes) exceed the last-level cache, else one (docs/sources.md: "host_tiles_per_thread").
 inline constexpr int host_tiles_per_thread = 16;
-/// The smallest host tile while there are more tiles than threads: 16384
-/// items take 16-60 us on one thread of the H200's host (R-MAT alone, one
-/// thread: 3.7 ns per item), far above OpenMP's hand-out of a tile
-/// (under 1 us; an estimate, not measured).
+/// The smallest host tile while there are more tiles than threads: long
+/// enough that OpenMP's hand-out of a tile (an estimate, not measured) is
+/// noise beside its walk (docs/sources.md: "host_min_tile_items").
 inline constexpr std::int64_t host_min_tile_items = 16384;
 
 /// CSR merge_path: tiles of merge_path_items items per lane, one tile per
@@ -524,92 +500,29 @@ inline bool merge_path_in_one_launch(const MatrixStats& stats, const DeviceProfi
 }
 
 // CSR automatic, 003 Alg. 3: load_balance above nnz_limit nonzeros or with
-// a row longer than row_len_limit, classical otherwise.
-// - NVIDIA (and hosts until the CPU issue measures them): the row limit is
-//   003's 1024; 003's nnz limit (1e6) is dropped. Measured on the H200
-//   (2026-11-22, fp64/int32, kobalt-bench, ffd3714): with more than 1e6
-//   nonzeros but short rows classical beat load_balance everywhere (7-point
-//   Laplacian 8e6 rows 209 vs 135 GFLOP/s, 27-point 291 vs 161, FEM blocks
-//   410 vs 187, uniform 8 per row 130 vs 119); with long rows load_balance
-//   won (Zipf 15.9 vs 1.5, arrow 1.7 vs 0.3, circuit 82 vs 11, R-MAT 65 vs
-//   62: rows > 1024 serialise classical's subwarps).
-// - Long rows on NVIDIA with at least 2e5 nonzeros take merge_path instead
-//   of load_balance. Measured on the H200 (2026-11-22, fp64/int32,
-//   kobalt-bench suite, perf_tests/results/h200): merge_path beat
-//   load_balance on every matrix with a row > 1024 and >= 2e5 nonzeros
-//   (R-MAT 207 vs 63 GFLOP/s, Zipf 133 vs 101, arrow 2e6 94 vs 51, circuit
-//   188 vs 93, email-Enron 38 vs 24); below 2e5 its second launch (the
-//   fixup) decides: load_balance won on 4 of 6 (shared arrow 19.5 vs 16.1,
-//   as-caida 15.0 vs 11.6, ego-Facebook 24.7 vs 19.2, bayer10 13.3 vs
-//   10.3), merge_path on Groebner (19.9 vs 15.5) and wiki-Vote (10.3 vs 9.3).
-// - Rows of at most 7 entries on NVIDIA take basic (a thread per row)
-//   instead of classical, whose subwarp of 4 lanes then idles half its
-//   lanes. Measured on the H200 (2026-11-22, fp64/int32, kobalt-bench,
-//   perf_tests/results/h200/h200.json): basic beat classical on every
-//   matrix whose longest row is <= 7 (lap3d:200 387 vs 206 GFLOP/s,
-//   laplacian7pt_100 228 vs 172, tall 185 vs 165; nos7, orsreg_1,
-//   cryg2500, luxembourg_osm tied within 0.1) and lost from 8 on (uniform 8
-//   per row 68 vs 136: classical's lanes load a row's random columns side
-//   by side). Found through the CG example, where CSR ran at 0.63x
-//   KokkosSparse on the 7-point Laplacian (issue 18).
+// a row longer than row_len_limit, classical otherwise. Hosts do not use
+// these limits (resolve_csr: always merge_path). On NVIDIA each departure
+// from 003 below was measured; docs/sources.md's CSR table has a row for each.
+// - 003's row limit 1024; its nnz limit (1e6) is dropped: short rows ran
+//   faster as classical at any size, rows > 1024 serialise classical's subwarps.
+// - Long rows with at least merge_path_nnz (2e5) nonzeros take merge_path
+//   instead of load_balance; below it merge_path's fixup launch lost.
+// - Rows of at most basic_row_len (7) entries take basic (a thread per row):
+//   classical's subwarp of 4 lanes then idles half its lanes.
 // - Rows whose mean fills less than 3/4 of classical's subwarp (largest
 //   power of two <= the longest row) take 003's balanced cases instead of
-//   classical: the subwarp's other lanes idle. Measured on the H200
-//   (2026-11-24, fp64/int32, kobalt-bench --mode T, perf_tests/results/
-//   h200/csr_transpose_rule.txt, and the suite's h200.json): A^T of
-//   circuit:16e6 (longest 9, mean 3.25) classical 1472 us, merge_path 514,
-//   basic 315 (cuSPARSE 552); A^T of zipf:5e6 (longest 29, mean 10)
-//   classical 816, merge_path 500 (cuSPARSE 977); delaunay_n16 (17, 6.0)
-//   22.4 vs 18.2; cit-HepPh (411, 12.2) 22.4 vs 19.2. Kept classical where
-//   the mean fills the subwarp: uniform 8 per row (8, 8.0) 767 vs 866, FEM,
-//   wide and stencil27 likewise. One loss: ca-AstroPh-cc1 (504, 22.0;
-//   fill 0.69) 14.2 vs 19.1 us, one launch against merge_path's two. Below
-//   2e5 nonzeros load_balance and classical tied (within 0.4 us) on the
-//   shared matrices this moves (bayer10, add32, zenios, ca-GrQc, lp_e226,
-//   lp_ship04l, watt_2).
-// - Of the rows that fill less than 3/4 of the subwarp, those with no row
-//   longer than 20 in a matrix of fewer than 1e6 nonzeros take basic
-//   instead: there one launch beats merge_path's two and load_balance's
-//   chunking. Measured on the H200
-//   (2026-11-24, fp64/int32, kobalt-bench, perf_tests/results/h200/
-//   basic_rule_T_s17.json, mode T so that the rows have Poisson lengths):
-//   delaunay_n16 (longest 17, 3.9e5 nonzeros) basic 14.3 us vs merge_path
-//   18.3; A^T of uniform:65536,6 (18, 3.9e5) 16.2 vs 20.8; of
-//   uniform:65536,3 (13, 2.0e5) 16.9 vs 21.1 (load_balance 24.5). Lost
-//   above either limit: uniform:65536,10 (26, 6.6e5) 24.4 vs 21.9, and from 3e6
-//   nonzeros, where the warp waits for its longest of 32 random rows:
-//   uniform:1e6,3 (15, 3e6) 53.4 vs 52.3, uniform:4e6,4 (17) 251 vs 223,
-//   uniform:1e6,6 (20) 94 vs 77, zipf:1e6,4 (17) 60 vs 52. (A^T of
-//   circuit:16e6 (9, 5.2e7), whose rows are mostly 3 adjacent columns,
-//   is the one large win seen, 315 vs 514 us; left to merge_path.)
-// - Below merge_path_nnz (2e5), those with no row longer than 256 keep
-//   classical (one launch) instead of load_balance. Measured on the H200
-//   (2026-11-24, fp64/int32, kobalt-bench --batch 20, i.e. back to back as
-//   in a solver loop: perf_tests/results/h200/csr_kernels_batch20_s17.json):
-//   classical vs load_balance add32 (longest 32) 5.7 vs 7.6 us, bayer10
-//   (27) 7.0 vs 8.7, ca-GrQc (81) 7.0 vs 8.0, lp_ship04l (84) 6.7 vs 7.3,
-//   watt_2 (128) 5.3 vs 7.2, zenios (47) 5.6 vs 7.5, lp_e226 (110) 7.3 vs
-//   7.4; timed one call at a time they tie within 0.4 us (above). Lost on
-//   wiki-Vote (893, mean 12.5: a 32-lane subwarp walks 893 entries where
-//   the mean row is 12) 12.2 vs 10.7; 256 lies between 128 and 893.
+//   classical: the subwarp's other lanes idle.
+// - Of those, no row longer than 20 in fewer than 1e6 nonzeros: basic, one
+//   launch; above either limit the warp waits for its longest of 32 rows.
+// - Of those, below merge_path_nnz with no row longer than 256: classical,
+//   one launch against load_balance's chunking (timed back to back).
 // - Below merge_path_nnz the balanced cases take merge_path too where it
 //   runs in one launch (merge_path_in_one_launch: no row spans more than
-//   merge_path_one_launch_runs x W tiles), load_balance otherwise. The 2e5
-//   limit above was measured when merge_path always took two launches;
-//   since session 22 it finishes split rows in the tile kernel. Measured on
-//   the H200 (2026-11-27, fp64/int32, kobalt-bench --batch 20, 70a0750,
-//   perf_tests/results/h200/s27, medians of three rounds): merge_path vs
-//   load_balance wiki-Vote 8.0 vs 9.6 us, ego-Facebook 7.7 vs 8.4,
-//   as-caida 8.1 vs 8.3 (cuSPARSE's best 8.1-8.4 on the three); in the
-//   process that ran this rule (s27/rule_s27.txt) also rmat:13,12 7.5 vs
-//   17.0 and circuit:50000,10,2000 7.6 vs 9.0-9.7; ties at 1.5e4-9e4
-//   nonzeros (hangGlider_2, rajat01: 6.8-7.5 vs 6.0-7.5).
+//   merge_path_one_launch_runs x W tiles), load_balance otherwise; the 2e5
+//   limit dates from when merge_path always took two launches.
 // - Rows longer than classical_row_len (16 steps of a 32-lane subwarp)
 //   take the balanced cases even where the mean fills the subwarp: the
-//   warp with the longest row decides classical's time. Measured on the
-//   H200 (same runs): Groebner_id2003_aug (longest 829, mean 35.0)
-//   classical 10.3 us, merge_path 7.7 (cuSPARSE's best 8.0-10.3); kept
-//   classical at 276 (sparse-images-1024, mean 102: 5.4 vs 7.2).
+//   warp with the longest row decides classical's time.
 // - AMD: 003's 1e8 and 768 ([ext] Ginkgo), not measured here; load_balance.
 /// The limits of csr::automatic's rule (003 Alg. 3) on one kind of device.
 struct CsrAutomaticLimits {
@@ -634,13 +547,11 @@ inline CsrAutomaticLimits csr_automatic_limits(const DeviceProfile& profile) {
 /// load_balance, which is correct and balanced for any row lengths.
 inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stats,
                                                          const DeviceProfile& profile) {
-  // Hosts: tiles of equal rows + nonzeros, several per thread, handed out
-  // dynamically (merge_path's host form, issue 15) for every matrix: no
-  // thread gets a long row's worth of extra work. Measured on the H200's
-  // host: host_tiles_per_thread above, perf_tests/results/h200-host-openmp/.
+  // Hosts: merge_path's tiles of equal rows + nonzeros for every matrix, so
+  // no thread gets a long row's worth of extra work (host_tiles_per_thread).
   if (!profile.gpu)
     return {csr::merge_path{},
-            "automatic: hosts take merge-path tiles of equal rows + nonzeros (issue 15)"};
+            "automatic: hosts take merge-path tiles of equal rows + nonzeros"};
   const auto limits = csr_automatic_limits(profile);
   // 003's load_balance cases: merge_path from limits.merge_path_nnz
   // nonzeros, and below it where merge_path runs in one launch.
@@ -648,12 +559,13 @@ inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stat
     if (limits.merge_path_nnz > 0 && stats.nnz >= limits.merge_path_nnz)
       return {csr::merge_path{}, why + "; nnz " + std::to_string(stats.nnz) +
                                      " >= " + std::to_string(limits.merge_path_nnz) +
-                                     ": merge_path (H200 measurement)"};
+                                     ": merge_path (measured, docs/sources.md)"};
     if (limits.merge_path_nnz > 0 && merge_path_in_one_launch(stats, profile))
       return {csr::merge_path{}, why + "; nnz " + std::to_string(stats.nnz) + " < " +
                                      std::to_string(limits.merge_path_nnz) + ", longest row " +
                                      std::to_string(stats.max_row_nnz) +
-                                     " within merge_path's one launch (H200 measurement)"};
+                                     " within merge_path's one launch"
+                                     " (measured, docs/sources.md)"};
     return {csr::load_balance{}, why};
   };
   if (limits.nnz_limit > 0 && stats.nnz > limits.nnz_limit)
@@ -667,33 +579,33 @@ inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stat
   if (stats.max_row_nnz <= limits.basic_row_len)
     return {csr::basic{}, "automatic: longest row " + std::to_string(stats.max_row_nnz) +
                               " <= " + std::to_string(limits.basic_row_len) +
-                              ": basic, a thread per row (H200 measurement; 003 Alg. 3's classical "
-                              "above)"};
+                              ": basic, a thread per row (measured, docs/sources.md; 003 Alg. 3's "
+                              "classical above)"};
   const int subwarp = classical_subwarp(stats, profile);
   if (stats.mean_row_nnz < limits.classical_min_fill * subwarp) {
     std::ostringstream why;
     why << "automatic: mean row " << stats.mean_row_nnz << " < " << limits.classical_min_fill
-        << " x classical's subwarp " << subwarp << " (H200 measurement; 003 Alg. 3's classical "
-        << "otherwise)";
+        << " x classical's subwarp " << subwarp << " (measured, docs/sources.md; 003 Alg. 3's "
+        << "classical otherwise)";
     if (stats.max_row_nnz <= limits.fill_basic_row_len && stats.nnz < limits.fill_basic_nnz)
       return {csr::basic{}, why.str() + "; longest row " + std::to_string(stats.max_row_nnz) +
                                 " <= " + std::to_string(limits.fill_basic_row_len) + ", nnz " +
                                 std::to_string(stats.nnz) + " < " +
                                 std::to_string(limits.fill_basic_nnz) +
-                                ": basic, one launch (H200 measurement)"};
+                                ": basic, one launch (measured, docs/sources.md)"};
     if (stats.nnz < limits.merge_path_nnz && stats.max_row_nnz <= limits.fill_classical_row_len)
       return {csr::classical{}, why.str() + "; nnz " + std::to_string(stats.nnz) + " < " +
                                     std::to_string(limits.merge_path_nnz) + ", longest row " +
                                     std::to_string(stats.max_row_nnz) + " <= " +
                                     std::to_string(limits.fill_classical_row_len) +
-                                    ": classical, one launch (H200 measurement)"};
+                                    ": classical, one launch (measured, docs/sources.md)"};
     return balanced(why.str());
   }
   if (limits.classical_row_len > 0 && stats.max_row_nnz > limits.classical_row_len)
     return balanced("automatic: longest row " + std::to_string(stats.max_row_nnz) + " > " +
                     std::to_string(limits.classical_row_len) +
-                    ": classical's longest subwarp walk (H200 measurement; 003 Alg. 3's "
-                    "classical up to 1024)");
+                    ": classical's longest subwarp walk (measured, docs/sources.md; "
+                    "003 Alg. 3's classical up to 1024)");
   return {csr::classical{},
           "automatic: " +
               (limits.nnz_limit > 0 ? "nnz " + std::to_string(stats.nnz) + " <= " +
@@ -704,14 +616,9 @@ inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stat
 }
 
 /// ELL automatic: 000's rows kernel on NVIDIA and hosts, 003's column groups
-/// on AMD (003 §3.3: no noteworthy gain on V100, a significant one on Radeon
-/// VII, where 000's subwarps read slots `stride` apart; not measured here).
-/// Measured on the H200 (2026-11-22, fp64/int32, kobalt-bench on the 31
-/// shared matrices, perf_tests/results/h200/shared_ell.txt): where width /
-/// rows <= 1e-2 both run a thread per row; on the wide small matrices rows
-/// won or tied (within 0.5 us) on 29 of 31 (bcsstk33 15.3 vs 24.0 us,
-/// rajat01 21.7 vs 29.8), column groups won on arrow (489 vs 693 us) and
-/// cryg2500 (13.5 vs 14.9).
+/// on AMD (003 §3.3: no noteworthy gain on its NVIDIA GPU, a significant one
+/// on its AMD GPU, where 000's subwarps read slots `stride` apart; not measured
+/// here). Outside AMD rows won or tied on most matrices (docs/sources.md).
 inline std::pair<ell::strategy, std::string> resolve_ell(const DeviceProfile& profile) {
   if (profile.backend == "HIP")
     return {ell::column_groups{}, "automatic: column_groups on AMD (003 §3.3)"};

@@ -22,10 +22,8 @@ struct MomentsAndSellpFill {
 /// analyze_moments and sellp_fill of a Csr in one reduction over its slices
 /// of `slice_size` >= 1 rows, reading row_ptr only: what the automatic handle
 /// reads when its profile may choose SELL-P. One launch and one wait instead
-/// of two: on landmark (1.15e6 nonzeros, H100, 2026-11-26) the two-pass
-/// analysis took 3.4-6.2 back-to-back CSR SpMVs (issue 16 asks < 5), each
-/// pass about a launch floor (14 us on the H200,
-/// perf_tests/results/h200/launch_floor.txt).
+/// of two: each pass costs about a launch floor, and two made the analysis
+/// too dear (docs/sources.md: "One reduction for the moments").
 template <class ExecutionSpace, class Matrix>
 MomentsAndSellpFill analyze_moments_and_sellp_fill(const ExecutionSpace& exec, const Matrix& a,
                                                    std::int64_t slice_size) {

@@ -75,10 +75,8 @@ void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
   const std::int64_t bins = max_len + 1;
   // One zeroed device buffer: the histogram's bins, then room for a
   // (length, rows of that length) pair per bin. One allocation instead of
-  // three and one copy to the host instead of two: the analysis of landmark
-  // (1.1e6 nonzeros) took 162 us = 7.1 CSR SpMVs on the H200 before these
-  // changes (2026-11-24, perf_tests/results/h200/auto_tuned_53215fc.json);
-  // issue 16 asks < 5.
+  // three and one copy to the host instead of two: launches and waits, not
+  // work, decide the analysis's time (docs/sources.md: "analyze_moments").
   count_view work(Kokkos::view_alloc(exec, std::string("kobalt::tuning::row_length_histogram")),
                   3 * bins);
   const auto count = Kokkos::subview(work, std::make_pair(std::int64_t(0), bins));
@@ -91,9 +89,7 @@ void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
   using policy_type = Kokkos::TeamPolicy<ExecutionSpace>;
   using member = typename policy_type::member_type;
   // Chosen, not swept: 4 KB of int counters per team, and 977 teams for 8e6
-  // rows. With them the setup of a handle on the 7-point Laplacian fell from
-  // 14.8 to 3.5 CSR SpMVs for ELL on the H200 (2026-11-22,
-  // perf_tests/results/h200/setup_b36f99c.txt).
+  // rows (docs/sources.md: "row-length histogram").
   constexpr std::int64_t local_bins_max = 1024;
   constexpr std::int64_t rows_per_team = 8192;
   const int local_bins = static_cast<int>(bins < local_bins_max ? bins : local_bins_max);
@@ -124,8 +120,8 @@ void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
   // the scan's total is their number, and the host cumulates the counts
   // (distinct lengths only). Against a device scan of the counts and a
   // counting pass before the compaction, two launches and one
-  // device-to-host wait fewer, each about a launch floor of 14 us on the
-  // H200 (perf_tests/results/h200/launch_floor.txt).
+  // device-to-host wait fewer, each about a launch floor (docs/sources.md:
+  // "Launch cost").
   std::int64_t distinct = 0;
   Kokkos::parallel_scan(
       "kobalt::tuning::analyze::compact", range_policy<ExecutionSpace>(exec, 0, bins),
@@ -174,9 +170,8 @@ KOKKOS_INLINE_FUNCTION void add_row(std::int64_t len, double mean, std::int64_t&
 /// of `slice` consecutive rows (one work item each), each slice's longest
 /// row: SELL-P's slots per slice row (tuning/sellp_fill.hpp). slice = 1
 /// keeps one row per work item and four reducers (the widths are then nnz):
-/// through the sliced loop with a fifth reducer (97f5342) the moments took
-/// 1.5x as long on one host core (1e6 rows, Serial, g++ 12 -O2, this
-/// development machine, 2026-11-27: 3.6-3.8 against 2.3-2.5 ms).
+/// the sliced loop with a fifth reducer slowed the plain moments
+/// (docs/sources.md: "One reduction for the moments").
 template <class ExecutionSpace, class RowLength>
 MomentsAndSliceWidths row_moments_by_slice(const ExecutionSpace& exec, std::int64_t rows,
                                            std::int64_t cols, std::int64_t nnz,

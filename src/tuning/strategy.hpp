@@ -22,8 +22,9 @@
 namespace kobalt {
 
 namespace csr {
-/// Picks classical or load_balance from the matrix statistics and the device
-/// (003 Alg. 3, tuning::resolve); the handle runs, and names, the pick.
+/// Picks basic, classical, load_balance or merge_path from the matrix
+/// statistics and the device (003 Alg. 3 with measured departures; hosts
+/// always merge_path: tuning::resolve_csr); the handle runs, and names, the pick.
 struct automatic {};
 /// A subwarp per row, subwarp = largest power of two <= the longest row, at
 /// most the warp (003 §3.2, Alg. 2).
@@ -35,9 +36,10 @@ struct basic {};
 /// (kernels/csr_chunks.hpp). Its handle holds the chunk partition.
 struct load_balance {};
 /// Equal tiles of the merge path of row ends and nonzeros per warp (Merrill
-/// & Garland, SC'16), open rows combined by a fixup launch in tile order:
-/// deterministic, no atomics (kernels/csr_merge_path.hpp). Its handle holds
-/// the tile starts.
+/// & Garland, SC'16), open rows finished in tile order: in the tile kernel
+/// while no run of tiles inside one row is longer than a warp, else by a
+/// fixup launch (hosts: by the calling thread). Deterministic, no atomics on
+/// y (kernels/csr_merge_path.hpp). Its handle holds the tile starts.
 struct merge_path {};
 /// The kernel strategies of this format; the first is the default.
 using strategy = std::variant<automatic, classical, basic, load_balance, merge_path>;

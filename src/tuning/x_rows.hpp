@@ -15,29 +15,22 @@
 
 namespace kobalt::tuning {
 
-/// Entries per column of A from which the copy paid. Measured on the H200
-/// (2026-11-24, perf_tests/results/h200/x_rows.txt, K = 8, fp64, the
-/// library's kernels on x and on the copy, the copy timed with them): it
-/// won where A has >= 8 entries per column (R-MAT scale 22, 15.6: COO 4,582
-/// -> 2,451 us; Zipf s = 1, 10: 8,444 -> 2,191; Zipf s = 1.5, 8: 2,523 ->
-/// 1,332) and lost at 3-3.25 (arrow 2e6: Hybrid 159 -> 236; circuit:
-/// 1,352 -> 1,649, where the copy of its 16e6-row x alone took 629 us).
-/// 6 lies between the two groups.
+/// Entries per column of A from which the copy paid: between the matrices
+/// where it won and those where it lost (docs/sources.md: "x_rows_min_rhs").
 inline constexpr double x_rows_min_entries_per_column = 6.0;
 
 /// True when a rank-2 apply with `columns` right-hand sides of
 /// `value_bytes`-byte values should gather x from a row-major copy:
 /// - a GPU profile asking for it (x_rows_min_rhs > 0) and columns >=
-///   x_rows_min_rhs (measured at K = 8 only: the profile default);
+///   x_rows_min_rhs (the profile's default, tuning/profile.hpp);
 /// - an irregular matrix (002 §5.3's variance rule). Regular ones are
 ///   mostly stencils whose neighbouring rows gather neighbouring columns,
-///   already coalesced in LayoutLeft: lap3d:200 lost 532 -> 946 us on the
-///   copy (kernel alone). Regular rows with scattered columns would win
-///   (uniform:6.5e6,8: ELL 9,664 -> 1,721 us) but the statistics hold no
-///   column locality to tell them from stencils;
+///   already coalesced in LayoutLeft, where the copy lost. Regular rows with
+///   scattered columns would win, but the statistics hold no column locality
+///   to tell them from stencils;
 /// - x larger than L2 (l2_bytes; 0 = unknown counts as larger): a
-///   resident x serves its scattered sectors from L2; every win measured
-///   had x >= 268 MB against 60 MiB of L2;
+///   resident x serves its scattered sectors from L2 (every win measured
+///   had x far beyond L2);
 /// - at least x_rows_min_entries_per_column entries per column.
 inline bool stage_x_rows(const MatrixStats& stats, const DeviceProfile& profile,
                          std::int64_t columns, std::int64_t value_bytes) {
