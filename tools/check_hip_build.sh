@@ -9,7 +9,8 @@
 # Usage: tools/check_hip_build.sh KOKKOS_HIP_ROOT [BUILD_DIR]
 #   KOKKOS_HIP_ROOT  install prefix of a Kokkos 4.x configured with
 #                    -DKokkos_ENABLE_HIP=ON -DKokkos_ARCH_AMD_GFX90A=ON
-#                    -DKokkos_ENABLE_ROCTHRUST=OFF (README, "Swapping backends")
+#                    -DKokkos_ENABLE_ROCTHRUST=OFF (docs/building.md, "HIP on
+#                    Debian 12")
 #   BUILD_DIR        default build-hip
 # Needs Debian 12's hipcc libamdhip64-dev rocm-device-libs librocsparse-dev
 # libhipsparse-dev. JOBS sets the parallel jobs (default: all cores).

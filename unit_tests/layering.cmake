@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# The layering of src/ (README "Architecture"): each layer includes only the
-# layers below it, arch <- formats (io beside) <- tuning <- kernels <- plan,
-# and no file outside src/arch/ names a backend. interop/ (bridges to other
-# libraries, e.g. Kokkos Kernels) sits on top and is included by users
-# only: no layer and not kobalt.hpp may include it, so the library never
-# needs those libraries.
+# The layering of src/ (docs/contributing.md, "Architecture"): each layer
+# includes only the layers below it, arch <- formats (io beside) <- tuning <-
+# kernels <- plan, and no file outside src/arch/ names a backend. interop/
+# (bridges to other libraries, e.g. Kokkos Kernels) sits on top and is
+# included by users only: no layer and not kobalt.hpp may include it, so the
+# library never needs those libraries.
 # Usage: cmake -DSRC=<src dir> -P layering.cmake
 if(NOT SRC)
   message(FATAL_ERROR "layering.cmake needs -DSRC=...")
