@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Row statistics of a matrix, computed once on the device; every strategy
-// decision reads these numbers, never the matrix again (README, Architecture).
+// decision reads these numbers, never the matrix again (docs/contributing.md, "Architecture").
 // They include the row-length distribution, so the quantile Q_R(x) of seed
 // 000 §4, eq. (6)-(7), that the hybrid split t = Q_R(x) is built on, is read
 // off the statistics.
