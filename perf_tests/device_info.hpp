@@ -21,7 +21,7 @@ inline std::string device_name() {
   const arch::DeviceInfo d = arch::device_info(Kokkos::DefaultExecutionSpace());
   if (!d.gpu) return d.name + ", " + std::to_string(d.compute_units) + " threads";
   // NVIDIA counts streaming multiprocessors, AMD compute units.
-  const char* units = d.backend == "HIP" ? " CUs, " : " SMs, ";
+  const char* units = d.kind == arch::Backend::hip ? " CUs, " : " SMs, ";
   return d.name + ", " + std::to_string(d.compute_units) + units +
          std::to_string(d.l2_bytes >> 20) + " MiB L2";
 }

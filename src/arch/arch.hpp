@@ -64,9 +64,27 @@ struct TeamLimits {
   }
 };
 
+/// The backends a tuning decision may tell apart: decisions compare this,
+/// never a name (the layering test refuses backend names outside arch/).
+enum class Backend { host, cuda, hip, other_gpu };
+
+/// The Backend of an execution space type: Cuda and HIP by name here, any
+/// other space by whether its vector lanes run in lockstep.
+template <class ExecutionSpace>
+Backend backend_of(bool lockstep) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<ExecutionSpace, Kokkos::Cuda>) return Backend::cuda;
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+  if constexpr (std::is_same_v<ExecutionSpace, Kokkos::HIP>) return Backend::hip;
+#endif
+  return lockstep ? Backend::other_gpu : Backend::host;
+}
+
 /// What arch knows about the device behind an execution-space instance.
 struct DeviceInfo {
-  std::string backend;          ///< Kokkos' name of the execution space ("Cuda", "OpenMP", ...)
+  Backend kind = Backend::host;  ///< what decisions compare (backend_of)
+  std::string backend;          ///< Kokkos' name of the execution space, for reports ("Cuda", "OpenMP", ...)
   std::string name;             ///< device name as the backend reports it, or CPU model
   bool gpu = false;             ///< lanes of a vector range run in lockstep (warp, wavefront)
   int compute_units = 1;        ///< SMs / CUs, or host threads
@@ -205,6 +223,7 @@ DeviceInfo device_info(const ExecutionSpace& exec) {
   DeviceInfo d = backend<ExecutionSpace>::device_info(exec);
   d.backend = ExecutionSpace::name();
   d.warp_width = warp_width(exec);
+  d.kind = backend_of<ExecutionSpace>(d.gpu);
   d.team = cached_team_limits(exec);
   return d;
 }

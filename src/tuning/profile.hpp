@@ -37,7 +37,8 @@ namespace kobalt::tuning {
 /// docs/sources.md.
 struct DeviceProfile {
   // --- hardware (arch::device_info) ---
-  std::string backend;              ///< Kokkos execution space name ("Cuda", "HIP", "OpenMP", "Serial")
+  arch::Backend kind = arch::Backend::host;  ///< what decisions compare (arch::backend_of)
+  std::string backend;              ///< Kokkos execution space name, for reports ("Cuda", "HIP", ...)
   std::string name;                 ///< device name or CPU model
   bool gpu = false;                 ///< lanes of a vector range run in lockstep
   int compute_units = 1;            ///< SMs / CUs / host threads
@@ -568,6 +569,7 @@ inline void write_profile_file(const DeviceProfile& p, const std::string& path) 
 /// The profile of `info`'s device from the built-in table (no file).
 inline DeviceProfile builtin_profile(const arch::DeviceInfo& info) {
   DeviceProfile p;
+  p.kind = info.kind;
   p.backend = info.backend;
   p.name = info.name;
   p.gpu = info.gpu;

@@ -69,7 +69,7 @@ inline LaunchShape row_launch(const DeviceProfile& profile, int lanes_per_row, c
 /// dense row's atomics contend, which hot_row_atomics handles (docs/sources.md).
 inline int oversubscription(const DeviceProfile& profile, std::int64_t nnz) {
   if (profile.oversubscription > 0) return profile.oversubscription;  // the profile's own
-  if (profile.backend == "HIP") return nnz < 100000 ? 2 : nnz < 10000000 ? 8 : 32;
+  if (profile.kind == arch::Backend::hip) return nnz < 100000 ? 2 : nnz < 10000000 ? 8 : 32;
   if (nnz < 200000) return 8;
   if (nnz < 2000000) return 32;
   if (nnz < 20000000) return 128;
@@ -538,7 +538,7 @@ struct CsrAutomaticLimits {
 };
 /// The limits for the profile's device: AMD (HIP) or any other.
 inline CsrAutomaticLimits csr_automatic_limits(const DeviceProfile& profile) {
-  if (profile.backend == "HIP") return {100000000, 768, 0, 0, 0.0, 0, 0, 0, 0};
+  if (profile.kind == arch::Backend::hip) return {100000000, 768, 0, 0, 0.0, 0, 0, 0, 0};
   return {0, 1024, 200000, 7, 0.75, 20, 1000000, 256, 512};
 }
 
@@ -620,7 +620,7 @@ inline std::pair<csr::strategy, std::string> resolve_csr(const MatrixStats& stat
 /// on its AMD GPU, where 000's subwarps read slots `stride` apart; not measured
 /// here). Outside AMD rows won or tied on most matrices (docs/sources.md).
 inline std::pair<ell::strategy, std::string> resolve_ell(const DeviceProfile& profile) {
-  if (profile.backend == "HIP")
+  if (profile.kind == arch::Backend::hip)
     return {ell::column_groups{}, "automatic: column_groups on AMD (003 §3.3)"};
   return {ell::rows{}, "automatic: rows (000 Alg. 3-4) outside AMD (003 §3.3)"};
 }

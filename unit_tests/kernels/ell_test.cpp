@@ -135,6 +135,7 @@ TEST(EllPolicy, AutomaticResolvesByBackend) {
   // 003 §3.3: column groups on AMD, 000's rows elsewhere.
   tuning::DeviceProfile amd = fake_gpu_profile();
   amd.backend = "HIP";
+  amd.kind = arch::Backend::hip;
   EXPECT_EQ(tuning::select(tuning::MatrixStats{}, amd, ell::automatic{}, 5).kernel,
             "column_groups");
   EXPECT_EQ(tuning::select(tuning::MatrixStats{}, fake_gpu_profile(), ell::automatic{}, 5).kernel,

@@ -122,6 +122,7 @@ TEST(BuiltinProfile, UnknownGpuGetsTheGpuDefaults) {
   // A 64-lane wavefront is kept as reported.
   auto amd = gpu_info("AMD Instinct MI250X");
   amd.backend = "HIP";
+  amd.kind = arch::Backend::hip;
   amd.warp_width = 64;
   const DeviceProfile q = tuning::builtin_profile(amd);
   EXPECT_EQ(q.warp_width, 64);
@@ -357,6 +358,20 @@ class NoProfileVariable : public ScopedEnv {
   NoProfileVariable() : ScopedEnv("KOBALT_PROFILE", nullptr) {}
 };
 
+// Decisions compare arch::Backend: Cuda and HIP by type, other spaces by
+// whether their lanes run in lockstep.
+TEST(ProfileOf, BackendKindOfTheDefaultSpace) {
+  using exec = Kokkos::DefaultExecutionSpace;
+  const arch::DeviceInfo d = arch::device_info(exec());
+  const std::string name = exec::name();
+  const arch::Backend expected = name == "Cuda" ? arch::Backend::cuda
+                                 : name == "HIP" ? arch::Backend::hip
+                                 : d.gpu         ? arch::Backend::other_gpu
+                                                 : arch::Backend::host;
+  EXPECT_EQ(d.kind, expected) << name;
+  EXPECT_EQ(tuning::profile_of(exec()).kind, expected) << name;
+}
+
 TEST(ProfileOf, HostExecutionSpace) {
   using host = Kokkos::DefaultHostExecutionSpace;
   const NoProfileVariable no_file;
@@ -364,6 +379,7 @@ TEST(ProfileOf, HostExecutionSpace) {
   EXPECT_EQ(p.warp_width, 1);
   EXPECT_FALSE(p.gpu);
   EXPECT_EQ(p.backend, host::name());
+  EXPECT_EQ(p.kind, arch::Backend::host);
   EXPECT_EQ(p.compute_units, static_cast<int>(host().concurrency()));
   EXPECT_EQ(p.csrk_k, 2);
   EXPECT_EQ(p.csrk_super_super_row_size, 8);

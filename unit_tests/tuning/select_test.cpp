@@ -184,6 +184,7 @@ TEST(SelectCsr, AutomaticFollows003Alg3) {
   const DeviceProfile gpu = fake_gpu_profile();
   DeviceProfile amd = gpu;
   amd.backend = "HIP";
+  amd.kind = arch::Backend::hip;
   const std::string lb = "load_balance", mp = "merge_path", cl = "classical", ba = "basic";
   const struct {
     std::int64_t rows, longest;
@@ -266,6 +267,7 @@ TEST(SelectWarpChunks, LaunchSizeFromOmega) {
   }
   DeviceProfile amd = gpu;
   amd.backend = "HIP";
+  amd.kind = arch::Backend::hip;
   EXPECT_EQ(tuning::oversubscription(amd, 99999), 2);
   EXPECT_EQ(tuning::oversubscription(amd, 100000), 8);
   EXPECT_EQ(tuning::oversubscription(amd, 10000000), 32);
