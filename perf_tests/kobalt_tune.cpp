@@ -4,11 +4,11 @@
 // times CSR and the conversions the automatic handle's rules would make (ELL
 // for regular matrices, Hybrid for irregular ones, SELL-P for regular ones
 // that pad little) and fits the auto_* keys
-// (tuning/fit_auto.hpp); it sweeps CSR-k's sizes over seed 002's grid and
-// fits them (tuning/fit_csrk.hpp), and sweeps the launch keys: on GPUs
+// (tune/fit_auto.hpp); it sweeps CSR-k's sizes over seed 002's grid and
+// fits them (tune/fit_csrk.hpp), and sweeps the launch keys: on GPUs
 // merge_path's items per lane, threads per team, and the warp-chunk
 // kernels' omega and warps per compute unit; on hosts the rows per thread
-// (tuning/fit_sweep.hpp). It writes a profile JSON that KOBALT_PROFILE=FILE
+// (tune/fit_sweep.hpp). It writes a profile JSON that KOBALT_PROFILE=FILE
 // applies. See --help.
 #include "device_clock.hpp"
 #include "device_info.hpp"
@@ -17,12 +17,12 @@
 #include "output_file.hpp"
 #include "timing.hpp"
 #include "triad.hpp"
-#include "tune_training.hpp"
+#include "tune/fit_auto.hpp"
+#include "tune/fit_csrk.hpp"
+#include "tune/fit_sweep.hpp"
+#include "tune/training.hpp"
 
 #include <kobalt/kobalt.hpp>
-#include <kobalt/tuning/fit_auto.hpp>
-#include <kobalt/tuning/fit_csrk.hpp>
-#include <kobalt/tuning/fit_sweep.hpp>
 #include <kobalt/tuning/sellp_fill.hpp>
 
 #include <algorithm>
@@ -49,7 +49,7 @@ using value_t = double;
 using index_t = std::int32_t;
 using exec = Kokkos::DefaultExecutionSpace;
 using view = Kokkos::View<value_t*>;
-using namespace tune;  // the training set and the swept keys (tune_training.hpp)
+using namespace tune;  // the training set and the swept keys (tune/training.hpp)
 
 const char* usage =
     "usage: kobalt-tune [--out FILE] [--start FILE] [--skip-csrk] [--budget S]\n"
@@ -66,13 +66,13 @@ const char* usage =
     "  also SELL-P with 4-, 8-, 16- and 32-row slices, each where it pads to\n"
     "  at most 1.25 slots per nonzero: fits auto_sellp_slice_size (as the\n"
     "  launch keys below), then auto_sellp_max_nnz, auto_sellp_speedup and\n"
-    "  auto_sellp_setup_spmvs with that size (tuning/fit_auto.hpp);\n"
+    "  auto_sellp_setup_spmvs with that size (perf_tests/tune/fit_auto.hpp);\n"
     "- times CSR-k over seed 002's grid of sizes (GPUs: CSR-3, (SSRS, SRS) in\n"
     "  {4..48}^2; hosts: CSR-2, SRS in {8..3072}), then each candidate size\n"
     "  setting (002's Volta and Ampere models, 002 §4.1's log regression of\n"
     "  the best sizes against nonzeros per row, the grid's best constant;\n"
     "  hosts: §4.2's geometric mean of the best SRS) on every matrix, and keeps\n"
-    "  the one closest to each matrix's grid best (tuning/fit_csrk.hpp);\n"
+    "  the one closest to each matrix's grid best (perf_tests/tune/fit_csrk.hpp);\n"
     "- GPUs: times CSR merge_path with 4, 6, 8, 12 and 16 items per lane on\n"
     "  the matrices csr::automatic runs with merge_path (merge_path_items),\n"
     "  CSR (csr::automatic) with teams of 64 ... 1024 threads on every matrix\n"

@@ -91,8 +91,8 @@ struct FormatChoice {
 /// with the profile's auto_sellp_slice_size-row slices pads to at most
 /// auto_sellp_max_fill slots per nonzero (sellp_fill 0: not read, or no
 /// entries). The one test of the matrix's shape, shared by choose_format
-/// and kobalt-tune's fit (fit_auto.hpp), so that the fit trains on the
-/// matrices the rule takes.
+/// and kobalt-tune's fit (perf_tests/tune/fit_auto.hpp), so that the fit
+/// trains on the matrices the rule takes.
 inline bool sellp_shape_fits(bool regular, double sellp_fill) {
   return regular && sellp_fill > 0 && sellp_fill <= auto_sellp_max_fill;
 }

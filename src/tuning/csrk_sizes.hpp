@@ -128,9 +128,9 @@ inline const CsrkSizeModel* csrk_model_named(const std::string& name) {
 }
 
 /// The size model of a profile: a built-in one by csrk_model's name, or
-/// for "fitted" kobalt-tune's coefficients (tuning/fit_csrk.hpp) with no
-/// case adjustments (002 set those by hand for each architecture; a fit
-/// has no such step). False for "none".
+/// for "fitted" kobalt-tune's coefficients (perf_tests/tune/fit_csrk.hpp)
+/// with no case adjustments (002 set those by hand for each architecture; a
+/// fit has no such step). False for "none".
 inline bool csrk_model_of(const DeviceProfile& profile, CsrkSizeModel& model) {
   if (profile.csrk_model == "fitted") {
     model = CsrkSizeModel{"fitted",

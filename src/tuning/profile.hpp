@@ -60,7 +60,8 @@ struct DeviceProfile {
   int csrk_k = 2;                   ///< CSR-k levels when the caller leaves k = 0
   std::string csrk_model = "none";  ///< 002 §4.1 size model ("hopper", "ampere", "volta", "fitted": the csrk_*_constant/log keys) or "none" = fixed sizes
   // csrk_model "fitted": kobalt-tune's size model SSRS = round(a - b ln r),
-  // SRS = round(c - d ln r) (tuning/fit_csrk.hpp), without 002's case rules.
+  // SRS = round(c - d ln r) (perf_tests/tune/fit_csrk.hpp), without 002's
+  // case rules.
   double csrk_ssrs_constant = 0;  ///< a of a fitted model
   double csrk_ssrs_log = 0;       ///< b of a fitted model (may be negative)
   double csrk_srs_constant = 0;   ///< c of a fitted model
@@ -85,7 +86,7 @@ struct DeviceProfile {
   // kobalt::automatic: regular matrices under auto_sellp_max_nnz nonzeros
   // that SELL-P pads little convert to SELL-P (tuning/choose.hpp), where its
   // speedup over CSR pays its setup. 0 = never: no built-in device has it;
-  // kobalt-tune fits the three keys together (tuning/fit_auto.hpp).
+  // kobalt-tune fits the three keys together (perf_tests/tune/fit_auto.hpp).
   std::int64_t auto_sellp_max_nnz = 0;  ///< SELL-P below this many nonzeros; 0 = never
   double auto_sellp_speedup = 1.0;      ///< CSR time over SELL-P's (1 = never pays)
   double auto_sellp_setup_spmvs = 0;    ///< Csr -> SELL-P plus its handle, in CSR applies

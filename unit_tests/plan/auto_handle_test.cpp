@@ -12,7 +12,6 @@
 #include "fixtures/types.hpp"
 
 #include <kobalt/kobalt.hpp>
-#include <kobalt/tuning/fit_auto.hpp>
 
 #include <string>
 #include <type_traits>

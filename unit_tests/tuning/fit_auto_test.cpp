@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// kobalt-tune's fit of the automatic handle's keys (tuning/fit_auto.hpp) on
+// kobalt-tune's fit of the automatic handle's keys (tune/fit_auto.hpp) on
 // hand-made training samples, and the profile file it writes
 // (tuning::write_profile_file) read back by apply_profile_file.
 #include "fixtures/profiles.hpp"
+#include "tune/fit_auto.hpp"
 
 #include <kobalt/errors.hpp>
-#include <kobalt/tuning/fit_auto.hpp>
 
 #include <gtest/gtest.h>
 

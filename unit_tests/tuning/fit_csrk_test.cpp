@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// kobalt-tune's CSR-k fit (tuning/fit_csrk.hpp) on hand-made grid and
+// kobalt-tune's CSR-k fit (tune/fit_csrk.hpp) on hand-made grid and
 // candidate times: the grids of 002 §4.1-4.2, the candidates the grid
 // suggests (the regression's coefficients, the best constant, §4.2's
 // geometric mean) and the choice between them.
 #include "fixtures/profiles.hpp"
-
-#include <kobalt/tuning/fit_csrk.hpp>
+#include "tune/fit_csrk.hpp"
 
 #include <gtest/gtest.h>
 

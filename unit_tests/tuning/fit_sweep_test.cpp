@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The sweep fits of kobalt-tune (tuning/fit_sweep.hpp) on hand-made times:
+// The sweep fits of kobalt-tune (tune/fit_sweep.hpp) on hand-made times:
 // each matrix's best candidate, the share of the best a candidate keeps,
 // the best constant, 002 §4.1's logarithmic regression and §4.2's geometric
 // mean of the best sizes.
-#include <kobalt/tuning/fit_sweep.hpp>
+#include "tune/fit_sweep.hpp"
 
 #include <gtest/gtest.h>
 

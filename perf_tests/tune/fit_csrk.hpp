@@ -17,9 +17,10 @@
 // Pure arithmetic on the samples, so tested without a device.
 #pragma once
 
-#include "csrk_sizes.hpp"
 #include "fit_sweep.hpp"
-#include "profile.hpp"
+
+#include <kobalt/tuning/csrk_sizes.hpp>
+#include <kobalt/tuning/profile.hpp>
 
 #include <algorithm>
 #include <cstdint>

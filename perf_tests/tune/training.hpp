@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // What kobalt-tune trains on: its default training set, and the launch keys
 // it sweeps with their candidate values (kobalt_tune.cpp times them,
-// tuning/fit_sweep.hpp fits them).
+// tune/fit_sweep.hpp fits them).
 #pragma once
 
 #include <kobalt/tuning/profile.hpp>

@@ -31,9 +31,10 @@
 // wins (docs/sources.md: "kobalt-tune's conversion thresholds").
 #pragma once
 
-#include "choose.hpp"
 #include "fit_sweep.hpp"
-#include "profile.hpp"
+
+#include <kobalt/tuning/choose.hpp>
+#include <kobalt/tuning/profile.hpp>
 
 #include <algorithm>
 #include <cmath>
