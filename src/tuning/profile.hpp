@@ -4,7 +4,9 @@
 // run time); the tuning constants from a built-in table (one row per
 // measured device, one default per kind of device) and, optionally, from a
 // JSON profile file (written by kobalt-tune; KOBALT_PROFILE names one).
-// Unknown devices get the default of their kind, and source says so.
+// Unknown devices get the default of their kind, and source says so. Each
+// key of a profile file is declared once, in profile_keys: the reader, the
+// writer and the tests of the committed profiles and the docs walk it.
 #pragma once
 
 #include "../arch/arch.hpp"
@@ -26,7 +28,9 @@
 #include <string>
 #include <system_error>
 #include <tuple>
+#include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace kobalt::tuning {
@@ -121,6 +125,87 @@ struct DeviceProfile {
   }
 };
 
+/// The largest CSR-k size (SSRS or SRS) a profile may give or a size model
+/// return (tuning/csrk_sizes.hpp saturates at it): a team walks a
+/// super-row, so larger sizes are never a tuning choice, and the product of
+/// two stays far inside a signed 64-bit count.
+inline constexpr std::int64_t csrk_size_max = std::numeric_limits<int>::max();
+
+namespace detail {
+
+// Bounds of the key table: the int fields' range, and for counts and
+// measured numbers a bound far beyond any matrix that keeps the arithmetic
+// they feed exact in double.
+inline constexpr double profile_int_max = std::numeric_limits<int>::max();
+inline constexpr double profile_count_max = 1e15;
+inline constexpr double profile_size_max = static_cast<double>(csrk_size_max);
+// The size models csrk_model names (tuning/csrk_sizes.hpp), ended by nullptr.
+inline constexpr const char* csrk_model_names[] = {"hopper", "ampere", "volta", "fitted", "none",
+                                                   nullptr};
+
+}  // namespace detail
+
+/// One key of a profile file: its name, the DeviceProfile field it sets and
+/// the values it takes (a value outside them is an io_error where the file
+/// is read).
+struct ProfileKey {
+  /// The field a key sets: a whole number (int or 64-bit), a real number or a name.
+  using Field = std::variant<int DeviceProfile::*, std::int64_t DeviceProfile::*,
+                             double DeviceProfile::*, std::string DeviceProfile::*>;
+  const char* name;  ///< the key in a profile file, the field's own name
+  Field field;       ///< the field of DeviceProfile it sets
+  double least = 0;  ///< numbers: the smallest value taken
+  double most = 0;   ///< numbers: the largest value taken
+  const char* const* choices = nullptr;  ///< names: the values taken, ended by nullptr
+};
+
+/// Every key of a profile file but "name" (which must occur in the device's
+/// name, apply_profile_file), in the order write_profile_file writes them.
+/// The ranges keep each value inside the arithmetic it feeds.
+inline constexpr ProfileKey profile_keys[] = {
+    {"bandwidth_gbs", &DeviceProfile::bandwidth_gbs, 0, detail::profile_count_max},
+    {"team_threads", &DeviceProfile::team_threads, 1, detail::profile_int_max},
+    {"rows_per_team", &DeviceProfile::rows_per_team, 1, detail::profile_int_max},
+    {"entries_per_thread", &DeviceProfile::entries_per_thread, 0, detail::profile_count_max},
+    {"warps_per_cu", &DeviceProfile::warps_per_cu, 1, 1024},
+    {"oversubscription", &DeviceProfile::oversubscription, 0, 1 << 20},
+    {"merge_path_items", &DeviceProfile::merge_path_items, 0, 1 << 20},
+    {"csrk_k", &DeviceProfile::csrk_k, 2, 3},
+    {"csrk_model", &DeviceProfile::csrk_model, 0, 0, detail::csrk_model_names},
+    {"csrk_ssrs_constant", &DeviceProfile::csrk_ssrs_constant, -detail::profile_size_max,
+     detail::profile_size_max},
+    {"csrk_ssrs_log", &DeviceProfile::csrk_ssrs_log, -detail::profile_size_max,
+     detail::profile_size_max},
+    {"csrk_srs_constant", &DeviceProfile::csrk_srs_constant, -detail::profile_size_max,
+     detail::profile_size_max},
+    {"csrk_srs_log", &DeviceProfile::csrk_srs_log, -detail::profile_size_max,
+     detail::profile_size_max},
+    {"csrk_super_row_size", &DeviceProfile::csrk_super_row_size, 1, detail::profile_size_max},
+    {"csrk_super_super_row_size", &DeviceProfile::csrk_super_super_row_size, 1,
+     detail::profile_size_max},
+    {"x_rows_min_rhs", &DeviceProfile::x_rows_min_rhs, 0, detail::profile_int_max},
+    {"auto_min_convert_nnz", &DeviceProfile::auto_min_convert_nnz, 0, detail::profile_count_max},
+    {"auto_hybrid_min_nnz", &DeviceProfile::auto_hybrid_min_nnz, 0, detail::profile_count_max},
+    {"auto_ell_speedup", &DeviceProfile::auto_ell_speedup, 0, detail::profile_count_max},
+    {"auto_hybrid_speedup", &DeviceProfile::auto_hybrid_speedup, 0, detail::profile_count_max},
+    {"auto_ell_setup_spmvs", &DeviceProfile::auto_ell_setup_spmvs, 0, detail::profile_count_max},
+    {"auto_hybrid_setup_spmvs", &DeviceProfile::auto_hybrid_setup_spmvs, 0,
+     detail::profile_count_max},
+    {"auto_sellp_max_nnz", &DeviceProfile::auto_sellp_max_nnz, 0, detail::profile_count_max},
+    {"auto_sellp_speedup", &DeviceProfile::auto_sellp_speedup, 0, detail::profile_count_max},
+    {"auto_sellp_setup_spmvs", &DeviceProfile::auto_sellp_setup_spmvs, 0,
+     detail::profile_count_max},
+    // A slice's rows are a team's threads: 1024 at most.
+    {"auto_sellp_slice_size", &DeviceProfile::auto_sellp_slice_size, 1, 1024},
+};
+
+/// The entry of profile_keys named `name`, or nullptr.
+inline const ProfileKey* find_profile_key(const std::string& name) {
+  for (const ProfileKey& k : profile_keys)
+    if (name == k.name) return &k;
+  return nullptr;
+}
+
 namespace detail {
 
 /// The defaults of one kind of device (the table's fallback rows).
@@ -195,16 +280,6 @@ inline std::string trim(const std::string& s) {
   const auto b = s.find_last_not_of(" \t\r\n");
   return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
 }
-
-}  // namespace detail
-
-/// The largest CSR-k size (SSRS or SRS) a profile may give or a size model
-/// return (tuning/csrk_sizes.hpp saturates at it): a team walks a
-/// super-row, so larger sizes are never a tuning choice, and the product of
-/// two stays far inside a signed 64-bit count.
-inline constexpr std::int64_t csrk_size_max = std::numeric_limits<int>::max();
-
-namespace detail {
 
 /// One "key": value pair of a profile file, where it stands.
 struct ProfileEntry {
@@ -334,103 +409,68 @@ inline ProfileText read_profile_text(const std::string& path) {
   return t;
 }
 
+/// `k`'s values as an error names them: "\"hopper\", ... or \"none\"".
+inline std::string choices_text(const ProfileKey& k) {
+  std::string text;
+  for (const char* const* c = k.choices; *c != nullptr; ++c)
+    text += std::string(c == k.choices ? "" : c[1] == nullptr ? " or " : ", ") + "\"" + *c + "\"";
+  return text;
+}
+
+/// Sets `k`'s field of `p` to the value of `e`, a line of the profile file
+/// `path`; a value `k` does not take is an io_error at that line.
+inline void apply_profile_key(DeviceProfile& p, const ProfileKey& k, const ProfileEntry& e,
+                              const std::string& path) {
+  const std::string key = k.name;
+  const std::string& value = e.value;
+  const auto fail = [&](const std::string& what) { throw io_error(path, e.value_line, what); };
+  const auto whole_text = [](double v) { return std::to_string(static_cast<std::int64_t>(v)); };
+  std::visit(
+      [&](auto member) {
+        using T = std::decay_t<decltype(p.*member)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+          bool taken = false;
+          for (const char* const* c = k.choices; *c != nullptr; ++c) taken = taken || value == *c;
+          if (!e.quoted || !taken) fail("\"" + key + "\" must be " + choices_text(k));
+          p.*member = value;
+        } else {
+          if (e.quoted) fail("\"" + key + "\" must be a number");
+          if (!json_number(value)) fail("\"" + key + "\" = " + value + " is not a number");
+          const double v = std::strtod(value.c_str(), nullptr);
+          const bool inside = v >= k.least && v <= k.most;  // false for NaN
+          if constexpr (std::is_same_v<T, double>) {
+            // A bound as large as a count's means "no bound" in the message.
+            if (!inside)
+              fail("\"" + key + "\" = " + value + " is not a number " +
+                   (k.most >= profile_count_max
+                        ? ">= " + whole_text(k.least)
+                        : "in [" + whole_text(k.least) + ", " + whole_text(k.most) + "]"));
+            p.*member = v;
+          } else {
+            if (!inside || v != std::floor(v))
+              fail("\"" + key + "\" = " + value + " must be a whole number in [" +
+                   whole_text(k.least) + ", " + whole_text(k.most) + "]");
+            p.*member = static_cast<T>(v);
+          }
+        }
+      },
+      k.field);
+}
+
 /// Applies the entries of a profile read by read_profile_text on top of
 /// `p` (see apply_profile_file); throws io_error naming file and line.
 inline void apply_profile_entries(DeviceProfile& p, const ProfileText& t) {
   for (const ProfileEntry& e : t.entries) {
-    const std::string& key = e.key;
-    const std::string& value = e.value;
-    const auto fail = [&](const std::string& what) { throw io_error(t.path, e.value_line, what); };
-    const auto parsed = [&]() {
-      if (e.quoted) fail("\"" + key + "\" must be a number");
-      if (!json_number(value)) fail("\"" + key + "\" = " + value + " is not a number");
-      return std::strtod(value.c_str(), nullptr);
-    };
-    const auto number = [&]() {
-      const double v = parsed();
-      if (!(v >= 0) || v > 1e15) fail("\"" + key + "\" = " + value + " is not a number >= 0");
-      return v;
-    };
-    const auto real = [&](double most) {  // any number in [-most, most]
-      const double v = parsed();
-      if (!(v >= -most && v <= most))
-        fail("\"" + key + "\" = " + value + " is not a number in [-" +
-             std::to_string(static_cast<std::int64_t>(most)) + ", " +
-             std::to_string(static_cast<std::int64_t>(most)) + "]");
-      return v;
-    };
-    const auto whole = [&](double lo, double hi) {
-      const double v = parsed();
-      if (!(v >= lo && v <= hi) || v != std::floor(v))
-        fail("\"" + key + "\" = " + value + " must be a whole number in [" +
-             std::to_string(static_cast<std::int64_t>(lo)) + ", " +
-             std::to_string(static_cast<std::int64_t>(hi)) + "]");
-      return static_cast<std::int64_t>(v);
-    };
-    constexpr double int_max = 2147483647.0, count_max = 1e15;
-    const double size_max = static_cast<double>(csrk_size_max);
-    if (key == "name") {
-      if (!e.quoted || value.empty()) fail("\"name\" must be a non-empty string");
-      if (p.name.find(value) == std::string::npos)
-        fail("profile for '" + value + "', but this device is '" + p.name + "'");
-    } else if (key == "bandwidth_gbs") {
-      p.bandwidth_gbs = number();
-    } else if (key == "team_threads") {
-      p.team_threads = static_cast<int>(whole(1, int_max));
-    } else if (key == "rows_per_team") {
-      p.rows_per_team = static_cast<int>(whole(1, int_max));
-    } else if (key == "entries_per_thread") {
-      p.entries_per_thread = whole(0, count_max);
-    } else if (key == "warps_per_cu") {
-      p.warps_per_cu = static_cast<int>(whole(1, 1024));
-    } else if (key == "merge_path_items") {
-      p.merge_path_items = static_cast<int>(whole(0, 1 << 20));
-    } else if (key == "oversubscription") {
-      p.oversubscription = static_cast<int>(whole(0, 1 << 20));
-    } else if (key == "csrk_k") {
-      p.csrk_k = static_cast<int>(whole(2, 3));
-    } else if (key == "csrk_model") {
-      if (!e.quoted ||
-          (value != "hopper" && value != "ampere" && value != "volta" && value != "fitted" &&
-           value != "none"))
-        fail("\"csrk_model\" must be \"hopper\", \"ampere\", \"volta\", \"fitted\" or \"none\"");
-      p.csrk_model = value;
-    } else if (key == "csrk_ssrs_constant") {
-      p.csrk_ssrs_constant = real(size_max);
-    } else if (key == "csrk_ssrs_log") {
-      p.csrk_ssrs_log = real(size_max);
-    } else if (key == "csrk_srs_constant") {
-      p.csrk_srs_constant = real(size_max);
-    } else if (key == "csrk_srs_log") {
-      p.csrk_srs_log = real(size_max);
-    } else if (key == "x_rows_min_rhs") {
-      p.x_rows_min_rhs = static_cast<int>(whole(0, int_max));
-    } else if (key == "auto_min_convert_nnz") {
-      p.auto_min_convert_nnz = whole(0, count_max);
-    } else if (key == "auto_hybrid_min_nnz") {
-      p.auto_hybrid_min_nnz = whole(0, count_max);
-    } else if (key == "auto_ell_speedup") {
-      p.auto_ell_speedup = number();
-    } else if (key == "auto_hybrid_speedup") {
-      p.auto_hybrid_speedup = number();
-    } else if (key == "auto_ell_setup_spmvs") {
-      p.auto_ell_setup_spmvs = number();
-    } else if (key == "auto_hybrid_setup_spmvs") {
-      p.auto_hybrid_setup_spmvs = number();
-    } else if (key == "auto_sellp_max_nnz") {
-      p.auto_sellp_max_nnz = whole(0, count_max);
-    } else if (key == "auto_sellp_speedup") {
-      p.auto_sellp_speedup = number();
-    } else if (key == "auto_sellp_setup_spmvs") {
-      p.auto_sellp_setup_spmvs = number();
-    } else if (key == "auto_sellp_slice_size") {
-      p.auto_sellp_slice_size = static_cast<int>(whole(1, 1024));  // a team's threads at most
-    } else if (key == "csrk_super_row_size") {
-      p.csrk_super_row_size = whole(1, size_max);
-    } else if (key == "csrk_super_super_row_size") {
-      p.csrk_super_super_row_size = whole(1, size_max);
+    if (e.key == "name") {
+      if (!e.quoted || e.value.empty())
+        throw io_error(t.path, e.value_line, "\"name\" must be a non-empty string");
+      if (p.name.find(e.value) == std::string::npos)
+        throw io_error(t.path, e.value_line,
+                       "profile for '" + e.value + "', but this device is '" + p.name + "'");
+    } else if (const ProfileKey* k = find_profile_key(e.key)) {
+      apply_profile_key(p, *k, e, t.path);
     } else {
-      throw io_error(t.path, e.key_line, "unknown key \"" + key + "\"");
+      throw io_error(t.path, e.key_line, "unknown key \"" + e.key + "\"");
     }
   }
 }
@@ -438,16 +478,11 @@ inline void apply_profile_entries(DeviceProfile& p, const ProfileText& t) {
 }  // namespace detail
 
 /// Applies a JSON profile file on top of `p`: one flat object of
-/// "key": value pairs, keys named as DeviceProfile's tuning fields
-/// (team_threads, rows_per_team, entries_per_thread, warps_per_cu, oversubscription, merge_path_items, csrk_k, csrk_model,
-/// csrk_ssrs_constant, csrk_ssrs_log, csrk_srs_constant, csrk_srs_log, csrk_super_row_size, csrk_super_super_row_size, x_rows_min_rhs, auto_min_convert_nnz,
-/// auto_hybrid_min_nnz, auto_ell_speedup, auto_hybrid_speedup, auto_ell_setup_spmvs,
-/// auto_hybrid_setup_spmvs, auto_sellp_max_nnz, auto_sellp_speedup,
-/// auto_sellp_setup_spmvs, auto_sellp_slice_size, bandwidth_gbs) plus an
-/// optional "name" that must occur in the device's name. Throws io_error
-/// naming file and line for anything else (unknown key, a value out of its
-/// range, JSON that is not one flat object, a profile for another device).
-/// Nothing of `p` changes when it throws.
+/// "key": value pairs, the keys of profile_keys (each within its range)
+/// plus an optional "name" that must occur in the device's name. Throws
+/// io_error naming file and line for anything else (unknown key, a value
+/// out of its range, JSON that is not one flat object, a profile for
+/// another device). Nothing of `p` changes when it throws.
 inline void apply_profile_file(DeviceProfile& p, const std::string& path) {
   const detail::ProfileText t = detail::read_profile_text(path);
   DeviceProfile q = p;
@@ -531,33 +566,19 @@ inline void write_profile_file(const DeviceProfile& p, const std::string& path) 
     std::ofstream out(tmp, std::ios::trunc);
     if (!out) throw io_error(tmp, 0, "cannot write the device profile");
     out.precision(17);
-    out << "{\n  \"name\": \"" << p.name << "\",\n"
-        << "  \"bandwidth_gbs\": " << p.bandwidth_gbs << ",\n"
-        << "  \"team_threads\": " << p.team_threads << ",\n"
-        << "  \"rows_per_team\": " << p.rows_per_team << ",\n"
-        << "  \"entries_per_thread\": " << p.entries_per_thread << ",\n"
-        << "  \"warps_per_cu\": " << p.warps_per_cu << ",\n"
-        << "  \"oversubscription\": " << p.oversubscription << ",\n"
-        << "  \"merge_path_items\": " << p.merge_path_items << ",\n"
-        << "  \"csrk_k\": " << p.csrk_k << ",\n"
-        << "  \"csrk_model\": \"" << p.csrk_model << "\",\n"
-        << "  \"csrk_ssrs_constant\": " << p.csrk_ssrs_constant << ",\n"
-        << "  \"csrk_ssrs_log\": " << p.csrk_ssrs_log << ",\n"
-        << "  \"csrk_srs_constant\": " << p.csrk_srs_constant << ",\n"
-        << "  \"csrk_srs_log\": " << p.csrk_srs_log << ",\n"
-        << "  \"csrk_super_row_size\": " << p.csrk_super_row_size << ",\n"
-        << "  \"csrk_super_super_row_size\": " << p.csrk_super_super_row_size << ",\n"
-        << "  \"x_rows_min_rhs\": " << p.x_rows_min_rhs << ",\n"
-        << "  \"auto_min_convert_nnz\": " << p.auto_min_convert_nnz << ",\n"
-        << "  \"auto_hybrid_min_nnz\": " << p.auto_hybrid_min_nnz << ",\n"
-        << "  \"auto_ell_speedup\": " << p.auto_ell_speedup << ",\n"
-        << "  \"auto_hybrid_speedup\": " << p.auto_hybrid_speedup << ",\n"
-        << "  \"auto_ell_setup_spmvs\": " << p.auto_ell_setup_spmvs << ",\n"
-        << "  \"auto_hybrid_setup_spmvs\": " << p.auto_hybrid_setup_spmvs << ",\n"
-        << "  \"auto_sellp_max_nnz\": " << p.auto_sellp_max_nnz << ",\n"
-        << "  \"auto_sellp_speedup\": " << p.auto_sellp_speedup << ",\n"
-        << "  \"auto_sellp_setup_spmvs\": " << p.auto_sellp_setup_spmvs << ",\n"
-        << "  \"auto_sellp_slice_size\": " << p.auto_sellp_slice_size << "\n}\n";
+    out << "{\n  \"name\": \"" << p.name << "\"";
+    for (const ProfileKey& k : profile_keys) {
+      out << ",\n  \"" << k.name << "\": ";
+      std::visit(
+          [&](auto member) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(p.*member)>, std::string>)
+              out << "\"" << p.*member << "\"";
+            else
+              out << p.*member;
+          },
+          k.field);
+    }
+    out << "\n}\n";
     out.flush();
     if (!out) throw io_error(tmp, 0, "cannot write the device profile");
   }

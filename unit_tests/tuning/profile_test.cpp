@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // DeviceProfile (tuning/profile.hpp): the built-in table for a host, a
-// measured GPU (H200) and an unknown GPU; JSON profile files (every key,
-// every error with its line); profile_of on the host space and through
+// measured GPU (H200) and an unknown GPU; the key table (tuning::
+// profile_keys) against docs/tuning.md; JSON profile files (every key, every
+// error with its line); profile_of on the host space and through
 // KOBALT_PROFILE; the committed profiles/*.json; and Q_R read off the
 // statistics (tuning::quantile) against the sorted-copy oracle.
 #include "fixtures/edge_matrices.hpp"
@@ -17,10 +18,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace kobalt::test {
@@ -350,6 +354,111 @@ TEST(ProfileFile, CommittedProfilesLoadOnTheirDeviceOnly) {
     DeviceProfile q = tuning::builtin_profile(other);
     EXPECT_THROW(tuning::apply_profile_file(q, path), io_error);
   }
+}
+
+// The key table is the one list of profile keys: the reader and the writer
+// walk it, so a key written is a key read, value for value.
+TEST(ProfileKeys, EveryKeyRoundTripsWithAValueOfItsOwn) {
+  std::set<std::string> names;
+  for (const auto& k : tuning::profile_keys)
+    EXPECT_TRUE(names.insert(k.name).second) << k.name << " is listed twice";
+  EXPECT_EQ(names.count("name"), 0u);  // the device match, not a field
+  const DeviceProfile base = tuning::builtin_profile(gpu_info("Some GPU"));
+  DeviceProfile p = base;
+  for (const auto& k : tuning::profile_keys) {
+    std::visit(
+        [&](auto member) {
+          using T = std::decay_t<decltype(p.*member)>;
+          if constexpr (std::is_same_v<T, std::string>) {
+            const char* const* c = k.choices;
+            while (*c != nullptr && p.*member == *c) ++c;
+            ASSERT_NE(*c, nullptr) << k.name;
+            p.*member = *c;
+          } else if constexpr (std::is_same_v<T, double>) {
+            p.*member = k.least + 1.0 / 3.0;
+          } else {
+            p.*member = static_cast<T>(p.*member == k.least ? k.most : k.least);
+          }
+        },
+        k.field);
+  }
+  const TempFile written("");
+  tuning::write_profile_file(p, written.path());
+  DeviceProfile q = base;
+  tuning::apply_profile_file(q, written.path());
+  for (const auto& k : tuning::profile_keys)
+    std::visit(
+        [&](auto member) {
+          EXPECT_EQ(q.*member, p.*member) << k.name;
+          EXPECT_NE(q.*member, base.*member) << k.name << ": the test's value is the default";
+        },
+        k.field);
+}
+
+/// The io_error message of `text` as a profile file for `base`'s device,
+/// without its "file:line: ".
+std::string profile_error(const std::string& text, const DeviceProfile& base) {
+  const TempFile f(text);
+  DeviceProfile p = base;
+  try {
+    tuning::apply_profile_file(p, f.path());
+  } catch (const io_error& e) {
+    const std::string what = e.what();
+    return what.substr(what.find(": ") + 2);
+  }
+  return "no io_error";
+}
+
+// Each kind of key words its error from its range in the table.
+TEST(ProfileKeys, ErrorsNameTheRangeOfTheKey) {
+  const DeviceProfile gpu = tuning::builtin_profile(gpu_info("Some GPU"));
+  const std::pair<const char*, const char*> cases[] = {
+      {"{\"team_threads\": 0}", "\"team_threads\" = 0 must be a whole number in [1, 2147483647]"},
+      {"{\"csrk_k\": 2.5}", "\"csrk_k\" = 2.5 must be a whole number in [2, 3]"},
+      {"{\"auto_sellp_max_nnz\": 2e15}",
+       "\"auto_sellp_max_nnz\" = 2e15 must be a whole number in [0, 1000000000000000]"},
+      {"{\"bandwidth_gbs\": -1}", "\"bandwidth_gbs\" = -1 is not a number >= 0"},
+      {"{\"csrk_srs_log\": -3e9}",
+       "\"csrk_srs_log\" = -3e9 is not a number in [-2147483647, 2147483647]"},
+      {"{\"csrk_model\": \"pascal\"}",
+       "\"csrk_model\" must be \"hopper\", \"ampere\", \"volta\", \"fitted\" or \"none\""},
+      {"{\"entries_per_thread\": \"16\"}", "\"entries_per_thread\" must be a number"},
+      {"{\"auto_ell_speedup\": fast}", "\"auto_ell_speedup\" = fast is not a number"},
+      {"{\"colour\": 1}", "unknown key \"colour\""},
+      {"{\"name\": 1}", "\"name\" must be a non-empty string"},
+      {"{\"name\": \"MI300X\"}", "profile for 'MI300X', but this device is 'Some GPU'"}};
+  for (const auto& [text, message] : cases) EXPECT_EQ(profile_error(text, gpu), message) << text;
+}
+
+// docs/tuning.md's table of keys ("| key | what it sets |", keys in
+// backquotes in its first column) lists exactly tuning::profile_keys and
+// "name": a key added, renamed or dropped in one place fails here.
+TEST(ProfileKeys, DocsListExactlyTheKeys) {
+  const std::string path = std::string(KOBALT_DOCS_DIR) + "/tuning.md";
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path;
+  std::set<std::string> listed;
+  bool table = false;
+  for (std::string line; std::getline(in, line);) {
+    if (!table) {
+      table = line.rfind("| key |", 0) == 0;
+      continue;
+    }
+    if (line.empty() || line[0] != '|') break;
+    const std::string first = line.substr(1, line.find('|', 1) - 1);
+    for (std::size_t open = first.find('`'); open != std::string::npos;) {
+      const std::size_t close = first.find('`', open + 1);
+      ASSERT_NE(close, std::string::npos) << line;
+      listed.insert(first.substr(open + 1, close - open - 1));
+      open = first.find('`', close + 1);
+    }
+  }
+  ASSERT_TRUE(table) << path << " has no \"| key | what it sets |\" table";
+  std::set<std::string> keys = {"name"};
+  for (const auto& k : tuning::profile_keys) keys.insert(k.name);
+  for (const auto& k : keys) EXPECT_EQ(listed.count(k), 1u) << k << " is not in " << path;
+  for (const auto& k : listed)
+    EXPECT_EQ(keys.count(k), 1u) << k << " is in " << path << " but not a profile key";
 }
 
 /// Unsets KOBALT_PROFILE for a test and restores what the caller had.
