@@ -121,7 +121,7 @@ struct lanes<Kokkos::Cuda> {
 #endif
   }
   /// The lowest lane whose bit is set in a non-zero ballot, in one
-  /// instruction. A loop over the bits (split_rows.hpp's finishing warp)
+  /// instruction. A loop over the bits (finish_split_rows.hpp's finishing warp)
   /// takes one dependent step per lane, a large share of the merge-path tile
   /// kernel's instructions (docs/sources.md: "first_lane").
   KOKKOS_INLINE_FUNCTION static int first_lane(std::uint64_t bits) {

@@ -133,7 +133,7 @@ struct lanes {
   KOKKOS_INLINE_FUNCTION static void sync() {}
 };
 
-/// Counting arrivals at a shared counter (kernels/split_rows.hpp): count(c)
+/// Counting arrivals at a shared counter (kernels/finish_split_rows.hpp): count(c)
 /// adds one to *c at device scope with acquire order. Each thread fences
 /// (Kokkos::memory_fence) after writing its data and before counting, so
 /// the thread that reads the final count sees every counted thread's data.

@@ -28,7 +28,6 @@
 
 #include "../range.hpp"
 #include "common.hpp"
-#include "segment_flush.hpp"
 #include "../formats/aligned_coo.hpp"
 #include "../tuning/policy.hpp"
 
@@ -37,6 +36,34 @@
 #include <string>
 
 namespace kobalt::detail {
+
+/// The run-and-flush walk of one lane: slots first, first + step, ...
+/// (`count` of them, row-sorted, with a padding suffix) summed while the
+/// row stays the same, each finished run handed to flush(row, sums). Stops
+/// at the first padding slot; a walk that meets only padding flushes nothing.
+template <class RowView, class ColView, class ValView, class XB, class Scalar, int N, class Flush>
+KOKKOS_INLINE_FUNCTION void segment_flush_padded(const RowView& row, const ColView& col,
+                                                 const ValView& val, const XB& x,
+                                                 std::int64_t first, std::int64_t step,
+                                                 std::int64_t count, Sums<Scalar, N>& sum,
+                                                 const Flush& flush) {
+  using index_type = typename RowView::non_const_value_type;
+  constexpr index_type none = index_type(-1);
+  index_type current = none;
+  for (std::int64_t s = 0; s < count; ++s) {
+    const std::int64_t slot = first + s * step;
+    const auto c = col(slot);
+    if (c < 0) break;  // padding: the rest of the walk is padding too
+    const index_type r = row(slot);
+    if (r != current) {
+      if (current != none) flush(current, sum);
+      current = r;
+      sum = Sums<Scalar, N>();
+    }
+    x.fma(sum, val(slot), c);
+  }
+  if (current != none) flush(current, sum);
+}
 
 template <class ExecutionSpace, class IndexView, class ValueView, class XB, class YB, bool HasBeta>
 struct AlignedCooSegFunctor {

@@ -28,7 +28,7 @@
 //    up to a few thousand entries): tile u + 1 leaves its part of row r (its
 //    head) beside the carries instead of storing it, each part is counted,
 //    and the warp that counts the last one adds carries t..u and the head
-//    and stores the row (split_rows.hpp, as load_balance does);
+//    and stores the row (finish_split_rows.hpp, as load_balance does);
 //  - a second launch (the fixup) otherwise: tile u + 1 stores its head with
 //    beta and the fixup adds each run's carries; runs of thousands of tiles
 //    (Zipf's and R-MAT's full rows) are summed there by whole teams, which
@@ -40,14 +40,14 @@
 // Mapping: league entry -> team_size warps; team thread -> one tile of
 // entries_per_thread * W items; vector lane -> a lane of the warp (W = the
 // warp width). Hosts (W = 1) walk a tile per thread instead and the
-// calling thread does the fixup (csr_merge_walk.hpp).
+// calling thread does the fixup (csr_merge_path_host.hpp).
 #pragma once
 
 #include "../range.hpp"
 #include "../team_scratch.hpp"
 #include "common.hpp"
-#include "csr_merge_walk.hpp"
-#include "split_rows.hpp"
+#include "csr_merge_path_host.hpp"
+#include "finish_split_rows.hpp"
 #include "../arch/arch.hpp"
 #include "../errors.hpp"
 #include "../formats/csr.hpp"
@@ -237,7 +237,7 @@ struct CsrMergePathFunctor {
   std::int64_t rows, nnz, tile, tiles;
   int per_lane, scratch_level;
 
-  /// Part k of a run (split_rows.hpp): carries of its tiles, then the head
+  /// Part k of a run (finish_split_rows.hpp): carries of its tiles, then the head
   /// of the tile that finishes the row (the run's last part).
   KOKKOS_INLINE_FUNCTION const widest_t<scalar>* part_of(
       std::int64_t k, const LastPart<index_type>& run) const {
@@ -542,7 +542,7 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                               " items; at most 2^30");
     for_each_column_block(x, y, [&](auto xb, auto yb) {
       constexpr int N = decltype(xb)::count_max;
-      // Hosts: a thread walks its tile (csr_merge_walk.hpp). More tiles
+      // Hosts: a thread walks its tile (csr_merge_path_host.hpp). More tiles
       // than threads (tuning::host_tiles_per_thread) are handed out
       // dynamically, so a thread slowed by its x gathers takes fewer; one
       // per thread stays the static split, each thread on the same tile

@@ -6,14 +6,15 @@
 // nblock_per_row) several teams share a row and add into y atomically, y
 // scaled by beta first. 003 adds the groups with shared-memory atomics;
 // Kobalt adds them in a fixed order (deterministic for row_parts == 1).
-// The kernel body is kernels/slot_groups.hpp, shared with SELL-P: the ELL
-// rows are cut into blocks of the vector length. One group and one part per
-// row is a thread per row (Alg. 5's case width / rows <= 1e-2) and runs as
-// ell_rows' thread per row (kernels/slot_rows.hpp).
+// The kernel body is kernels/ell_sellp_column_groups.hpp, shared with
+// SELL-P: the ELL rows are cut into blocks of the vector length. One group
+// and one part per row is a thread per row (Alg. 5's case width / rows <=
+// 1e-2) and runs as ell_rows' thread per row
+// (kernels/ell_sellp_thread_per_row.hpp).
 #pragma once
 
 #include "ell_rows.hpp"
-#include "slot_groups.hpp"
+#include "ell_sellp_column_groups.hpp"
 #include "../formats/ell.hpp"
 #include "../tuning/policy.hpp"
 

@@ -8,15 +8,16 @@
 // p*L + lane, p*L + lane + P*L, ... and adds into y atomically (Alg. 3's
 // atomic_add), y having been scaled by beta first.
 //
-// One lane and one part per row run as a thread per row (slot_rows.hpp);
-// otherwise: league entry -> rows_per_team consecutive (row, part) units;
-// team thread -> one unit; vector lane -> that unit's slots (L = vector
-// length from 000 Alg. 4), reduced over the lanes (row_reduce.hpp).
+// One lane and one part per row run as a thread per row
+// (ell_sellp_thread_per_row.hpp); otherwise: league entry -> rows_per_team
+// consecutive (row, part) units; team thread -> one unit; vector lane ->
+// that unit's slots (L = vector length from 000 Alg. 4), reduced over the
+// lanes (row_reduce.hpp).
 #pragma once
 
 #include "common.hpp"
 #include "row_reduce.hpp"
-#include "slot_rows.hpp"
+#include "ell_sellp_thread_per_row.hpp"
 #include "../formats/ell.hpp"
 #include "../tuning/policy.hpp"
 
@@ -68,7 +69,7 @@ void ell_rows(const ExecutionSpace& exec, const tuning::LaunchShape& s, const st
   const std::int64_t rows = a.rows();
   if (rows == 0) return;
   const int parts = s.row_parts > 1 ? s.row_parts : 1;
-  if (s.vector_length <= 1 && parts == 1) {  // a thread per row (slot_rows.hpp)
+  if (s.vector_length <= 1 && parts == 1) {  // a thread per row (ell_sellp_thread_per_row.hpp)
     slot_rows(exec, label, alpha, rows, a.stored(), a.col_indices().data(), a.values().data(),
               [&](auto offset) {
                 using Offset = decltype(offset);

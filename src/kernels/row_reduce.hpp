@@ -49,7 +49,7 @@ KOKKOS_INLINE_FUNCTION void row_reduce_contiguous(const Member& team, const ColV
 // from issuing the next slot's loads first). 001 unrolls by two; the sizes
 // below were the fastest per value type, a larger one only adding registers
 // (docs/sources.md: "slot_batch"). Blocks of right-hand sides batch 2, and
-// the thread-per-row kernel (slot_rows.hpp) 4 where rows are wide
+// the thread-per-row kernel (ell_sellp_thread_per_row.hpp) 4 where rows are wide
 // (wide_block_slots); team kernels keep 2.
 template <class Value, int N>
 inline constexpr int slot_batch = N > 1 ? 2 : sizeof(Value) <= 4 ? 8 : 4;

@@ -6,15 +6,16 @@
 // atomics). The threads per row t come from the launch (s.row_threads), not
 // from the format's stride factor: any t reads any SELL-P correctly, the
 // stride factor only pads each slice to a multiple of it. The kernel body
-// is kernels/slot_groups.hpp, shared with ELL's column groups (003 Alg. 5);
-// t = 1 runs as a thread per row (kernels/slot_rows.hpp, measured there);
-// on hosts, slices of 4, 8 or 16 rows run as SIMD vectors (sellp_simd.hpp).
+// is kernels/ell_sellp_column_groups.hpp, shared with ELL's column groups
+// (003 Alg. 5); t = 1 runs as a thread per row
+// (kernels/ell_sellp_thread_per_row.hpp, measured there); on hosts, slices
+// of 4, 8 or 16 rows run as SIMD vectors (sellp_slices_host.hpp).
 // A SELL-C-sigma matrix writes stored row k's sum to y(row_order(k)).
 #pragma once
 
-#include "sellp_simd.hpp"
-#include "slot_groups.hpp"
-#include "slot_rows.hpp"
+#include "ell_sellp_column_groups.hpp"
+#include "ell_sellp_thread_per_row.hpp"
+#include "sellp_slices_host.hpp"
 #include "../formats/sellp.hpp"
 #include "../tuning/policy.hpp"
 
@@ -33,14 +34,14 @@ void sellp_slices(const ExecutionSpace& exec, const tuning::LaunchShape& s,
   using matrix = Sellp<Value, Index, Device>;
   if constexpr (arch::lanes<ExecutionSpace>::max_width == 1) {
     // Hosts: a lane per row of the slice, one thread per row's slots: the
-    // slice is one SIMD vector (sellp_simd.hpp).
+    // slice is one SIMD vector (sellp_slices_host.hpp).
     if (s.row_threads <= 1 && s.vector_length == a.slice_size() &&
         tuning::host_simd_slice(a.slice_size())) {
       sellp_simd(exec, label, alpha, a, x, beta, y);
       return;
     }
   }
-  if (s.row_threads <= 1) {  // t = 1: a thread per row (slot_rows.hpp)
+  if (s.row_threads <= 1) {  // t = 1: a thread per row (ell_sellp_thread_per_row.hpp)
     slot_rows(exec, label, alpha, static_cast<std::int64_t>(a.rows()), a.stored(),
               a.col_indices().data(), a.values().data(),
               [&](auto offset) {

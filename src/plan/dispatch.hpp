@@ -8,11 +8,11 @@
 
 #include "../kernels/aligned_coo_seg.hpp"
 #include "../kernels/common.hpp"
+#include "../kernels/coo_load_balance.hpp"
 #include "../kernels/coo_segmented.hpp"
-#include "../kernels/coo_chunks.hpp"
-#include "../kernels/csr_chunks.hpp"
+#include "../kernels/csr_basic_classical.hpp"
+#include "../kernels/csr_load_balance.hpp"
 #include "../kernels/csr_merge_path.hpp"
-#include "../kernels/csr_rows.hpp"
 #include "../kernels/csrk_groups.hpp"
 #include "../kernels/ell_column_groups.hpp"
 #include "../kernels/ell_rows.hpp"
@@ -197,7 +197,7 @@ void run(const E& exec, const tuning::SpmvPolicy& p, const W&, coo::segmented,
                 a.col_indices(), a.values(), x, y);
 }
 
-/// One launch: beta is applied by the chunks (kernels/coo_chunks.hpp).
+/// One launch: beta is applied by the chunks (kernels/coo_load_balance.hpp).
 template <class E, class V, class I, class D, class X, class Y, class W>
 void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace, coo::load_balance,
          typename Y::non_const_value_type alpha, const Coo<V, I, D>& a, const X& x,
@@ -245,7 +245,7 @@ void run(const E& exec, const tuning::SpmvPolicy& p, const W&, hybrid::ell_then_
 }
 
 /// The same ELL launch, then the COO part as coo::load_balance with beta = 1
-/// (rows it does not hold keep the ELL result; kernels/coo_chunks.hpp skips
+/// (rows it does not hold keep the ELL result; kernels/coo_load_balance.hpp skips
 /// them). An ELL part of width 0: the COO part applies beta itself, one
 /// launch.
 template <class E, class V, class I, class D, class X, class Y, class W>

@@ -79,7 +79,7 @@ struct SpmvPolicy {
 inline constexpr std::int64_t merge_path_one_launch_runs = 1;
 
 /// SELL-P slice sizes the host SIMD kernel is compiled for (one slice = one
-/// vector of 4, 8 or 16 lanes; kernels/sellp_simd.hpp): the selector gives
+/// vector of 4, 8 or 16 lanes; kernels/sellp_slices_host.hpp): the selector gives
 /// such slices vector_length = b on hosts, the kernel dispatches on it.
 inline constexpr bool host_simd_slice(std::int64_t b) {
   return b == 4 || b == 8 || b == 16;

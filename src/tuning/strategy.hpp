@@ -33,7 +33,7 @@ struct classical {};
 struct basic {};
 /// Equal chunks of nonzeros per warp whatever the rows (000 §3.3 CSR-I),
 /// split rows combined in chunk order: deterministic, one launch
-/// (kernels/csr_chunks.hpp). Its handle holds the chunk partition.
+/// (kernels/csr_load_balance.hpp). Its handle holds the chunk partition.
 struct load_balance {};
 /// Equal tiles of the merge path of row ends and nonzeros per warp (Merrill
 /// & Garland, SC'16), open rows finished in tile order: in the tile kernel
@@ -57,7 +57,7 @@ namespace coo {
 struct segmented {};
 /// Alg. 1's chunks with beta applied in the same launch and split rows
 /// combined in chunk order instead of atomics: deterministic, one launch
-/// (kernels/coo_chunks.hpp). Its handle holds the split rows' partial sums.
+/// (kernels/coo_load_balance.hpp). Its handle holds the split rows' partial sums.
 struct load_balance {};
 /// The kernel strategies of this format; the first is the default.
 using strategy = std::variant<segmented, load_balance>;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // arch::arrivals<Exec>::count, the acquiring atomic count behind split rows
-// (kernels/split_rows.hpp): many threads count at a few counters and each
+// (kernels/finish_split_rows.hpp): many threads count at a few counters and each
 // sees a different earlier count, 0 .. n - 1 exactly once per counter; and
 // the message-passing pattern of a split row: every thread writes its part,
 // fences and counts, and the thread that counts last reads every part.

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The warp-chunk kernels of the skewed-matrix issue against the reference:
-// CSR load_balance (kernels/csr_chunks.hpp), CSR merge_path
+// CSR load_balance (kernels/csr_load_balance.hpp), CSR merge_path
 // (kernels/csr_merge_path.hpp), COO segmented
 // (kernels/coo_segmented.hpp, 000 Alg. 1), COO load_balance
-// (kernels/coo_chunks.hpp), Hybrid's COO part (segmented and load_balance)
+// (kernels/coo_load_balance.hpp), Hybrid's COO part (segmented and load_balance)
 // and ALIGNED_COO's flat part (flat_then_seg), on every
 // edge matrix and every shared matrix, rank 1 and rank 2, at the tuned
 // chunk size and at tiny chunks (1, 2, 5 and 64 entries per lane), where

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// SELL-C-sigma on hosts: a thread per slice, the slice's C rows
+// SELL-P "slices" on hosts (sellp_slices.hpp calls it for slices of 4, 8 or
+// 16 rows), SELL-C-sigma style: a thread per slice, the slice's C rows
 // as the lanes of one SIMD vector (C = the slice size = 4, 8 or 16, known at
 // compile time). A slice stores slot k of its C rows contiguously (column
 // major, formats/sellp.hpp), so one step of the walk loads C columns and C

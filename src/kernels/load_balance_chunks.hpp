@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Equal chunks of entries per warp over row-sorted entries (000 §3.2.1
-// Alg. 1's chunks, and §3.3's CSR-I over CSR), deterministic and in one
-// launch with beta applied. The lanes stride through the chunk (coalesced
-// loads of columns and values), each lane gets its entry's row from the
-// format's row source (csr_chunks.hpp walks the row pointer,
-// coo_chunks.hpp reads the row index), and the warp flushes like 000 Alg. 1:
-// a segmented scan keyed by row when a row ends inside the window of W
-// entries, or on the chunk's last window.
+// The chunk kernel of CSR and COO load_balance (and so of the COO parts of
+// Hybrid ell_then_load_balance and ALIGNED_COO flat_then_seg): equal chunks
+// of entries per warp over row-sorted entries (000 §3.2.1 Alg. 1's chunks,
+// and §3.3's CSR-I over CSR), deterministic and in one launch with beta
+// applied. The lanes stride through the chunk (coalesced loads of columns
+// and values), each lane gets its entry's row from the format's row source
+// (csr_load_balance.hpp walks the row pointer, coo_load_balance.hpp reads
+// the row index), and the warp flushes like 000 Alg. 1: a segmented scan
+// keyed by row when a row ends inside the window of W entries, or on the
+// chunk's last window.
 //
 // Unlike 000's Alg. 1, y is never updated atomically and never pre-scaled:
 // - a row whose entries all lie in one chunk is stored once, with beta
@@ -27,7 +29,7 @@
 #pragma once
 
 #include "common.hpp"
-#include "split_rows.hpp"
+#include "finish_split_rows.hpp"
 #include "../arch/arch.hpp"
 #include "../compat.hpp"
 #include "../errors.hpp"
@@ -137,7 +139,7 @@ struct EntryChunkFunctor {
   }
 
   /// The warp adds the parts of the row `mine` holds, chunk by chunk
-  /// (split_rows.hpp). All W lanes call this together.
+  /// (finish_split_rows.hpp). All W lanes call this together.
   KOKKOS_INLINE_FUNCTION void finish(int lane, const Finish& mine) const {
     finish_split_row<ExecutionSpace, W, HasBeta>(
         lane, mine, y, alpha, beta, arrived,

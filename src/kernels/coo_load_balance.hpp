@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // COO "load_balance": 000 §3.2.1 Alg. 1's equal chunks of entries per warp,
 // with beta applied and split rows combined in chunk order instead of
-// atomics (the chunk kernel of entry_chunks.hpp): one launch per apply, no
-// pre-scaled y, the same bits on every run. The row of an entry is read
-// from the row indices. The rows without entries are listed once, in the
-// handle, and chunk c scales the c-th equal share of that list: owning them
-// by entry position (as CSR load_balance does) gave one chunk every row after
-// the last entry, 2M rows for ALIGNED_COO's flat part of arrow:2000000, whose
-// flat entries all lie in row 0 (docs/sources.md: "COO load_balance's rows").
+// atomics (the chunk kernel of load_balance_chunks.hpp): one launch per
+// apply, no pre-scaled y, the same bits on every run. Also the COO part of
+// Hybrid ell_then_load_balance and the flat part of ALIGNED_COO
+// flat_then_seg. The row of an entry is read from the row indices. The rows
+// without entries are listed once, in the handle, and chunk c scales the
+// c-th equal share of that list: owning them by entry position (as CSR
+// load_balance does) gave one chunk every row after the last entry, 2M rows
+// for ALIGNED_COO's flat part of arrow:2000000, whose flat entries all lie
+// in row 0 (docs/sources.md: "COO load_balance's rows").
 #pragma once
 
 #include "../range.hpp"
 #include "common.hpp"
-#include "entry_chunks.hpp"
+#include "load_balance_chunks.hpp"
 #include "../formats/coo.hpp"
 #include "../tuning/policy.hpp"
 

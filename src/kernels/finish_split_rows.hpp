@@ -5,9 +5,8 @@
 // split row that acquires, arch::arrivals); the warp that counts the last
 // part adds all parts in a fixed order and stores the row. The order does
 // not depend on which warp ran first, so the result is the same bits on
-// every run. Used by
-// entry_chunks.hpp (CSR and COO load_balance) and csr_merge_path.hpp (tiles
-// in one launch).
+// every run. Used by load_balance_chunks.hpp (CSR and COO load_balance)
+// and csr_merge_path.hpp (tiles in one launch).
 #pragma once
 
 #include "common.hpp"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // 001's SELL-P kernel (Fig. 2-3), written once for the blocks of rows of
-// SELL-P (its slices) and of ELL (003 Alg. 5's column groups).
+// SELL-P (its slices: sellp::slices, sellp_slices.hpp) and of ELL (003
+// Alg. 5's column groups: ell::column_groups, ell_column_groups.hpp).
 //
 // A block is b consecutive rows stored column-major: slot k of local row r
 // is at first_slot + k * step + r. t team threads share each row of a block

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // CSR "load_balance" (000 §3.3's CSR-I: COO-like nonzero chunks over CSR),
-// deterministic and in one launch: the chunk kernel of entry_chunks.hpp with
-// rows found by walking the row pointer. Each lane walks forward from the
-// row of its previous entry; the chunk's first row comes from a search done
-// once, in the handle (csr_chunk_rows), which also says which rows each
-// chunk owns (the rows whose row-pointer value lies in the chunk).
+// deterministic and in one launch: the chunk kernel of
+// load_balance_chunks.hpp with rows found by walking the row pointer. Each
+// lane walks forward from the row of its previous entry; the chunk's first
+// row comes from a search done once, in the handle (csr_chunk_rows), which
+// also says which rows each chunk owns (the rows whose row-pointer value
+// lies in the chunk).
 #pragma once
 
 #include "../range.hpp"
 #include "common.hpp"
-#include "entry_chunks.hpp"
+#include "load_balance_chunks.hpp"
 #include "../arch/arch.hpp"
 #include "../errors.hpp"
 #include "../formats/csr.hpp"
