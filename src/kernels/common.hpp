@@ -288,15 +288,16 @@ template <class ExecutionSpace, class LeagueOf, class Functor>
 void team_parallel_for_fitted(const ExecutionSpace& exec, const std::string& label, int team_size,
                               int vector_length, const LeagueOf& league_of, const Functor& f) {
   using policy_type = Kokkos::TeamPolicy<ExecutionSpace>;
-  const auto probe = checked_team_policy<policy_type>(exec, label, 1, 1, vector_length);
-  const int most = functor_team_size_max(probe, f);
+  // One policy per launch; a second only where the registers lower the team.
+  auto policy = checked_team_policy<policy_type>(exec, label, league_of(team_size), team_size,
+                                                 vector_length);
+  const int most = functor_team_size_max(policy, f);
   if (most < 1)
     throw invalid_parameter("kobalt: " + label + ": the backend runs no team of " +
                             std::to_string(vector_length) + " lanes for this kernel");
-  const int team = team_size < most ? team_size : most;
-  Kokkos::parallel_for(
-      label, checked_team_policy<policy_type>(exec, label, league_of(team), team, vector_length),
-      f);
+  if (team_size > most)
+    policy = checked_team_policy<policy_type>(exec, label, league_of(most), most, vector_length);
+  Kokkos::parallel_for(label, policy, f);
 }
 
 /// "kobalt::spmv<format,strategy>": the label every kernel launches under.

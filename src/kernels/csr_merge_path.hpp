@@ -607,12 +607,13 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
             policy.set_scratch_size(f.scratch_level, Kokkos::PerTeam(team * per_warp + slack));
             return policy;
           };
-          const int most = functor_team_size_max(policy_for(team_size), f);
+          auto policy = policy_for(team_size);
+          const int most = functor_team_size_max(policy, f);
           if (most < 1)
             throw invalid_parameter("kobalt: " + label + ": the backend runs no team of " +
                                     std::to_string(Lanes::value) + " lanes for this kernel");
-          if (team_size > most) team_size = most;
-          Kokkos::parallel_for(label, policy_for(team_size), f);
+          if (team_size > most) policy = policy_for(most);
+          Kokkos::parallel_for(label, policy, f);
         });
         if (p.one_launch()) return;
         using fixup = CsrMergeFixupFunctor<ExecutionSpace, Lanes::value, decltype(yb)>;
@@ -628,12 +629,13 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
           return policy;
         };
         // The fixup's tiles per team follow its team size, as the tile kernel's.
-        const int fixup_most = functor_team_size_max(fixup_policy(s.team_size), g);
+        auto fixup_launch = fixup_policy(s.team_size);
+        const int fixup_most = functor_team_size_max(fixup_launch, g);
         if (fixup_most < 1)
           throw invalid_parameter("kobalt: " + fixup_label + ": the backend runs no team of " +
                                   std::to_string(Lanes::value) + " lanes for this kernel");
-        Kokkos::parallel_for(fixup_label,
-                             fixup_policy(s.team_size < fixup_most ? s.team_size : fixup_most), g);
+        if (s.team_size > fixup_most) fixup_launch = fixup_policy(fixup_most);
+        Kokkos::parallel_for(fixup_label, fixup_launch, g);
       }
     });
   });
