@@ -175,7 +175,7 @@ KOKKOS_INLINE_FUNCTION void prefetch_ahead(const void* p) {
 /// Loads of data read exactly once by fully coalesced accesses (the slot
 /// columns of ELL/SELL-P under a thread per row): GPUs mark them
 /// evict-first so they do not push x out of the cache (docs/sources.md:
-/// "Evict-first loads", "slot_rows"). This primary template is the host's plain load.
+/// "Evict-first loads", "ell_sellp_thread_per_row"). This primary template is the host's plain load.
 template <class ExecutionSpace>
 struct loads {
   template <class T>

@@ -23,7 +23,7 @@
 
 namespace kobalt::detail {
 
-/// entry_chunks' row source for a row-sorted COO.
+/// load_balance_chunks' row source for a row-sorted COO.
 template <class IndexView>
 struct CooRowIndices {
   using index_type = typename IndexView::non_const_value_type;
@@ -94,7 +94,7 @@ struct CooRowIndices {
 /// What COO load_balance keeps in the handle: the split rows' parts and
 /// the rows without entries.
 template <class Index, class MemorySpace, class Part>
-struct CooChunks {
+struct CooLoadBalance {
   ChunkParts<MemorySpace, Part> parts;
   Kokkos::View<Index*, MemorySpace> empty;
 
@@ -104,10 +104,10 @@ struct CooChunks {
 /// The chunks of a Coo of `chunk` entries, on `exec`: the parts, and the
 /// rows without entries (a count per row and a compaction).
 template <class ExecutionSpace, class Value, class Index, class Device>
-CooChunks<Index, typename Device::memory_space, widest_t<Value>> make_coo_chunks(
+CooLoadBalance<Index, typename Device::memory_space, widest_t<Value>> make_coo_load_balance(
     const ExecutionSpace& exec, const Coo<Value, Index, Device>& a, std::int64_t chunk) {
   using memory_space = typename Device::memory_space;
-  CooChunks<Index, memory_space, widest_t<Value>> p;
+  CooLoadBalance<Index, memory_space, widest_t<Value>> p;
   const auto row = a.row_indices();
   const std::int64_t nnz = a.nnz(), rows = a.rows();
   // has(r) = 1 when row r has an entry: the first entry of each run sets it.
@@ -139,14 +139,14 @@ CooChunks<Index, typename Device::memory_space, widest_t<Value>> make_coo_chunks
 }
 
 /// y = alpha*A*x + beta*y for a Coo with the chunks `p` (made by
-/// make_coo_chunks with s.entries_per_thread * s.vector_length entries per
+/// make_coo_load_balance with s.entries_per_thread * s.vector_length entries per
 /// chunk).
 template <class ExecutionSpace, class Value, class Index, class Device, class XView, class YView>
-void coo_chunks(const ExecutionSpace& exec, const tuning::LaunchShape& s,
+void coo_load_balance(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                 const std::string& label, typename YView::non_const_value_type alpha,
                 const Coo<Value, Index, Device>& a, const XView& x,
                 typename YView::non_const_value_type beta, const YView& y,
-                const CooChunks<Index, typename Device::memory_space, widest_t<Value>>& p) {
+                const CooLoadBalance<Index, typename Device::memory_space, widest_t<Value>>& p) {
   using index_view = typename Coo<Value, Index, Device>::index_view;
   using scalar = typename YView::non_const_value_type;
   // beta == 1 leaves the rows without entries as they are: the deterministic
@@ -154,7 +154,7 @@ void coo_chunks(const ExecutionSpace& exec, const tuning::LaunchShape& s,
   const std::int64_t empty = beta == scalar(1) ? 0 : static_cast<std::int64_t>(p.empty.extent(0));
   const CooRowIndices<index_view> rows{a.row_indices(), p.empty.data(), a.nnz(), empty,
                                        p.parts.chunks};
-  entry_chunks(exec, s, label, alpha, rows, a.col_indices(), a.values(), x, beta, y, p.parts);
+  load_balance_chunks(exec, s, label, alpha, rows, a.col_indices(), a.values(), x, beta, y, p.parts);
 }
 
 }  // namespace kobalt::detail

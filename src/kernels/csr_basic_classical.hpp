@@ -49,7 +49,7 @@ struct CsrRowFunctor {
 /// beta == 0 overwrites).
 template <class ExecutionSpace, class Value, class Index, class Device, class Offset, class XView,
           class YView>
-void csr_rows(const ExecutionSpace& exec, const tuning::LaunchShape& s, const std::string& label,
+void csr_basic_classical(const ExecutionSpace& exec, const tuning::LaunchShape& s, const std::string& label,
               typename YView::non_const_value_type alpha,
               const Csr<Value, Index, Device, Offset>& a,
               const XView& x, typename YView::non_const_value_type beta, const YView& y) {

@@ -26,7 +26,7 @@ namespace kobalt::detail {
 /// row-pointer value lies in chunk c (rows for c = chunks), so chunk c owns
 /// rows [first_row(c), first_row(c + 1)).
 template <class MemorySpace, class Part>
-struct CsrChunks {
+struct CsrLoadBalance {
   Kokkos::View<std::int64_t*, MemorySpace> first_row;
   ChunkParts<MemorySpace, Part> parts;
 
@@ -37,7 +37,7 @@ struct CsrChunks {
 /// The chunk partition of a Csr for chunks of `chunk` entries: one binary
 /// search in the row pointer per chunk, on `exec`.
 template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
-CsrChunks<typename Device::memory_space, widest_t<Value>> make_csr_chunks(
+CsrLoadBalance<typename Device::memory_space, widest_t<Value>> make_csr_load_balance(
     const ExecutionSpace& exec, const Csr<Value, Index, Device, Offset>& a, std::int64_t chunk) {
   using memory_space = typename Device::memory_space;
   const auto row_ptr = a.row_ptr();
@@ -49,7 +49,7 @@ CsrChunks<typename Device::memory_space, widest_t<Value>> make_csr_chunks(
         if (row_ptr(r) == row_ptr(r + 1)) ++n;
       },
       empty);
-  CsrChunks<memory_space, widest_t<Value>> p;
+  CsrLoadBalance<memory_space, widest_t<Value>> p;
   p.parts = make_chunk_parts<memory_space, widest_t<Value>>(exec, a.nnz(), chunk, empty > 0);
   const std::int64_t chunks = p.parts.chunks;
   if (chunks == 0) return p;
@@ -76,7 +76,7 @@ CsrChunks<typename Device::memory_space, widest_t<Value>> make_csr_chunks(
   return p;
 }
 
-/// entry_chunks' row source for a Csr: a lane walks the row pointer forward
+/// load_balance_chunks' row source for a Csr: a lane walks the row pointer forward
 /// from the row of its previous entry (skipping empty rows). Rows are
 /// counted in Index, the offsets read as int64 (they may be unsigned).
 template <class OffsetView, class Index>
@@ -88,7 +88,7 @@ struct CsrRowWalk {
   };
 
   OffsetView row_ptr;
-  const std::int64_t* first_row;  // the handle's CsrChunks::first_row
+  const std::int64_t* first_row;  // the handle's CsrLoadBalance::first_row
 
   /// Chunk c owns rows [first_row[c], first_row[c + 1]) and scales the empty ones.
   template <int W, class F>
@@ -129,17 +129,17 @@ struct CsrRowWalk {
 };
 
 /// y = alpha*A*x + beta*y for a Csr with the chunk partition `p` (made by
-/// make_csr_chunks with s.entries_per_thread * s.vector_length entries per
+/// make_csr_load_balance with s.entries_per_thread * s.vector_length entries per
 /// chunk).
 template <class ExecutionSpace, class Value, class Index, class Device, class Offset, class XView,
           class YView>
-void csr_chunks(const ExecutionSpace& exec, const tuning::LaunchShape& s,
+void csr_load_balance(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                 const std::string& label, typename YView::non_const_value_type alpha,
                 const Csr<Value, Index, Device, Offset>& a, const XView& x,
                 typename YView::non_const_value_type beta, const YView& y,
-                const CsrChunks<typename Device::memory_space, widest_t<Value>>& p) {
+                const CsrLoadBalance<typename Device::memory_space, widest_t<Value>>& p) {
   using row_ptr_view = typename Csr<Value, Index, Device, Offset>::row_ptr_view;
-  entry_chunks(exec, s, label, alpha,
+  load_balance_chunks(exec, s, label, alpha,
                CsrRowWalk<row_ptr_view, Index>{a.row_ptr(), p.first_row.data()},
                a.col_indices(), a.values(), x, beta, y, p.parts);
 }

@@ -40,7 +40,7 @@ void ell_column_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
   const std::int64_t rows = a.rows();
   const std::int64_t b = s.vector_length > 0 ? s.vector_length : 1;
   const EllBlocks blocks{b, a.stored_per_row(), a.stride()};
-  slot_groups(exec, s, label, alpha, blocks, rows, b, (rows + b - 1) / b,
+  ell_sellp_column_groups(exec, s, label, alpha, blocks, rows, b, (rows + b - 1) / b,
               s.row_parts > 1 ? s.row_parts : 1, a.col_indices(), a.values(), x, beta, y);
 }
 

@@ -58,7 +58,7 @@ struct EllBlocks {
 
 template <class ExecutionSpace, class Blocks, class IndexView, class ValueView, class XB,
           class YB, bool HasBeta>
-struct SlotGroupsFunctor {
+struct ColumnGroupsFunctor {
   using scalar = typename YB::scalar;
   using member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   static constexpr int N = YB::count_max;
@@ -156,7 +156,7 @@ struct SlotGroupsFunctor {
 /// lives in level 0 while it fits there and in level 1 otherwise.
 template <class ExecutionSpace, class Blocks, class IndexView, class ValueView, class XView,
           class YView>
-void slot_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
+void ell_sellp_column_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                  const std::string& label, typename YView::non_const_value_type alpha,
                  const Blocks& blocks, std::int64_t rows, std::int64_t b, std::int64_t nblocks,
                  int parts, const IndexView& col, const ValueView& val, const XView& x,
@@ -172,7 +172,7 @@ void slot_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
   if (parts > 1) scale(exec, beta, y);
   for_each_column_block(x, y, [&](auto xb, auto yb) {
     dispatch_beta(parts > 1 ? decltype(beta)(0) : beta, [&](auto has_beta) {
-      using functor = SlotGroupsFunctor<ExecutionSpace, Blocks, IndexView, ValueView,
+      using functor = ColumnGroupsFunctor<ExecutionSpace, Blocks, IndexView, ValueView,
                                         decltype(xb), decltype(yb), decltype(has_beta)::value>;
       functor f{col, val, xb, yb, blocks, alpha, beta, rows, b, nblocks, requested_t, parts,
                 s.team_size / requested_t};

@@ -5,7 +5,7 @@
 // consecutive rows, so every slot column is one coalesced stream.
 //
 // Each choice below beat its alternative in throwaway kernels beside the
-// library's (docs/sources.md: "slot_rows"): a RangePolicy over rows (no team
+// library's (docs/sources.md: "ell_sellp_thread_per_row"): a RangePolicy over rows (no team
 // prologue, no nested range), Offset = int whenever the slots fit, batched
 // loads (row_reduce.hpp's slot_batch) and streaming (evict-first) loads of
 // columns and values.
@@ -55,7 +55,7 @@ struct SliceRowSlots {
 
 template <class ExecutionSpace, class Offset, class Slots, class Index, class Value, class XB,
           class YB, bool HasBeta, int Batch = slot_batch<Value, YB::count_max>>
-struct SlotRowFunctor {
+struct ThreadPerRowFunctor {
   using scalar = typename YB::scalar;
   static constexpr int N = YB::count_max;
   using load = arch::loads<ExecutionSpace>;
@@ -100,7 +100,7 @@ struct SlotRowFunctor {
 /// std::int64_t).
 template <class ExecutionSpace, class Index, class Value, class MakeSlots, class XView,
           class YView>
-void slot_rows(const ExecutionSpace& exec, const std::string& label,
+void ell_sellp_thread_per_row(const ExecutionSpace& exec, const std::string& label,
                typename YView::non_const_value_type alpha, std::int64_t rows,
                std::int64_t stored, const Index* col, const Value* val, MakeSlots&& make_slots,
                const XView& x, typename YView::non_const_value_type beta, const YView& y) {
@@ -114,7 +114,7 @@ void slot_rows(const ExecutionSpace& exec, const std::string& label,
       dispatch_beta(beta, [&](auto has_beta) {
         const auto run = [&](auto batch) {
           using functor =
-              SlotRowFunctor<ExecutionSpace, Offset, decltype(slots), Index, Value, decltype(xb),
+              ThreadPerRowFunctor<ExecutionSpace, Offset, decltype(slots), Index, Value, decltype(xb),
                              decltype(yb), decltype(has_beta)::value, decltype(batch)::value>;
           Kokkos::parallel_for(
               label,

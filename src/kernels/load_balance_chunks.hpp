@@ -98,7 +98,7 @@ struct RowSpan {
 ///   entry k.
 template <class ExecutionSpace, int W, class Rows, class IndexView, class ValueView, class XB,
           class YB, bool HasBeta>
-struct EntryChunkFunctor {
+struct LoadBalanceChunksFunctor {
   using index_type = typename IndexView::non_const_value_type;
   using scalar = typename YB::scalar;
   using part = widest_t<scalar>;
@@ -206,7 +206,7 @@ struct EntryChunkFunctor {
 /// s.vector_length entries).
 template <class ExecutionSpace, class Rows, class IndexView, class ValueView, class XView,
           class YView, class MemorySpace>
-void entry_chunks(const ExecutionSpace& exec, const tuning::LaunchShape& s,
+void load_balance_chunks(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                   const std::string& label, typename YView::non_const_value_type alpha,
                   const Rows& rows, const IndexView& col, const ValueView& val, const XView& x,
                   typename YView::non_const_value_type beta, const YView& y,
@@ -221,7 +221,7 @@ void entry_chunks(const ExecutionSpace& exec, const tuning::LaunchShape& s,
     const auto league_of = [chunks = p.chunks](int team) { return (chunks + team - 1) / team; };
     for_each_column_block(x, y, [&](auto xb, auto yb) {
       dispatch_beta(beta, [&](auto has_beta) {
-        using functor = EntryChunkFunctor<ExecutionSpace, W, Rows, IndexView, ValueView,
+        using functor = LoadBalanceChunksFunctor<ExecutionSpace, W, Rows, IndexView, ValueView,
                                           decltype(xb), decltype(yb), decltype(has_beta)::value>;
         team_parallel_for_fitted(exec, label, s.team_size, W, league_of,
                                  functor{rows, col, val, xb, yb, alpha, beta, p.partials.data(),

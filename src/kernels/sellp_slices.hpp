@@ -37,12 +37,12 @@ void sellp_slices(const ExecutionSpace& exec, const tuning::LaunchShape& s,
     // slice is one SIMD vector (sellp_slices_host.hpp).
     if (s.row_threads <= 1 && s.vector_length == a.slice_size() &&
         tuning::host_simd_slice(a.slice_size())) {
-      sellp_simd(exec, label, alpha, a, x, beta, y);
+      sellp_slices_host(exec, label, alpha, a, x, beta, y);
       return;
     }
   }
   if (s.row_threads <= 1) {  // t = 1: a thread per row (ell_sellp_thread_per_row.hpp)
-    slot_rows(exec, label, alpha, static_cast<std::int64_t>(a.rows()), a.stored(),
+    ell_sellp_thread_per_row(exec, label, alpha, static_cast<std::int64_t>(a.rows()), a.stored(),
               a.col_indices().data(), a.values().data(),
               [&](auto offset) {
                 using Offset = decltype(offset);
@@ -57,7 +57,7 @@ void sellp_slices(const ExecutionSpace& exec, const tuning::LaunchShape& s,
   const SliceBlocks<typename matrix::index_view> blocks{
       a.slice_sets(), a.slice_lengths(),
       a.row_order().extent(0) ? a.row_order().data() : nullptr, a.slice_size()};
-  slot_groups(exec, s, label, alpha, blocks, static_cast<std::int64_t>(a.rows()), a.slice_size(),
+  ell_sellp_column_groups(exec, s, label, alpha, blocks, static_cast<std::int64_t>(a.rows()), a.slice_size(),
               a.slices(), 1, a.col_indices(), a.values(), x, beta, y);
 }
 

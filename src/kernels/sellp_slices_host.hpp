@@ -64,7 +64,7 @@ struct SellpSimdFunctor {
 /// y = alpha*A*x + beta*y for a Sellp whose slice size is
 /// tuning::host_simd_slice.
 template <class ExecutionSpace, class Matrix, class XView, class YView>
-void sellp_simd(const ExecutionSpace& exec, const std::string& label,
+void sellp_slices_host(const ExecutionSpace& exec, const std::string& label,
                 typename YView::non_const_value_type alpha, const Matrix& a, const XView& x,
                 typename YView::non_const_value_type beta, const YView& y) {
   using index_type = typename Matrix::index_type;

@@ -42,12 +42,12 @@ template <class Matrix>
 struct Workspace {
   workspace_view<Matrix> gather;  ///< permuted CsrK: P x of a rank-1 apply
   /// CSR load_balance: partition and partial sums
-  CsrChunks<typename Matrix::memory_space, workspace_scalar<Matrix>> chunks;
+  CsrLoadBalance<typename Matrix::memory_space, workspace_scalar<Matrix>> chunks;
   /// CSR merge_path: tile starts and carries
   CsrMergePath<typename Matrix::memory_space, workspace_scalar<Matrix>> tiles;
   /// COO load_balance, and the COO (flat) part of the deterministic Hybrid
   /// (ALIGNED_COO) strategies: partial sums and the rows without entries
-  CooChunks<typename Matrix::index_type, typename Matrix::memory_space, workspace_scalar<Matrix>>
+  CooLoadBalance<typename Matrix::index_type, typename Matrix::memory_space, workspace_scalar<Matrix>>
       coo_parts;
   /// ALIGNED_COO seg_then_flat: the rows outside the seg part, which its seg
   /// launch scales by beta
@@ -88,7 +88,7 @@ Workspace<Matrix> make_workspace(const ExecutionSpace& exec, const Matrix& a,
   } else if constexpr (std::is_same_v<Strategy, csr::strategy>) {
     if (std::holds_alternative<csr::load_balance>(strategy)) {
       const auto& l = policy.launches.at(0);
-      w.chunks = make_csr_chunks(exec, a, l.entries_per_thread * l.vector_length);
+      w.chunks = make_csr_load_balance(exec, a, l.entries_per_thread * l.vector_length);
     } else if (std::holds_alternative<csr::merge_path>(strategy)) {
       const auto& l = policy.launches.at(0);
       w.tiles = make_csr_merge_path(exec, a, l.entries_per_thread * l.vector_length);
@@ -96,17 +96,17 @@ Workspace<Matrix> make_workspace(const ExecutionSpace& exec, const Matrix& a,
   } else if constexpr (std::is_same_v<Strategy, coo::strategy>) {
     if (std::holds_alternative<coo::load_balance>(strategy)) {
       const auto& l = policy.launches.at(0);
-      w.coo_parts = make_coo_chunks(exec, a, l.entries_per_thread * l.vector_length);
+      w.coo_parts = make_coo_load_balance(exec, a, l.entries_per_thread * l.vector_length);
     }
   } else if constexpr (std::is_same_v<Strategy, hybrid::strategy>) {
     if (std::holds_alternative<hybrid::ell_then_load_balance>(strategy) && a.coo().nnz() > 0) {
       const auto& l = policy.launches.at(1);
-      w.coo_parts = make_coo_chunks(exec, a.coo(), l.entries_per_thread * l.vector_length);
+      w.coo_parts = make_coo_load_balance(exec, a.coo(), l.entries_per_thread * l.vector_length);
     }
   } else if constexpr (std::is_same_v<Strategy, aligned_coo::strategy>) {
     if (std::holds_alternative<aligned_coo::flat_then_seg>(strategy) && a.flat().nnz() > 0) {
       const auto& l = policy.launches.at(0);
-      w.coo_parts = make_coo_chunks(exec, a.flat(), l.entries_per_thread * l.vector_length);
+      w.coo_parts = make_coo_load_balance(exec, a.flat(), l.entries_per_thread * l.vector_length);
     }
     if (std::holds_alternative<aligned_coo::seg_then_flat>(strategy))
       w.rows_outside_seg = rows_outside_seg(exec, a);
@@ -161,21 +161,21 @@ template <class E, class V, class I, class D, class X, class Y, class W, class O
 void run(const E& exec, const tuning::SpmvPolicy& p, const W&, csr::basic,
          typename Y::non_const_value_type alpha, const Csr<V, I, D, O>& a, const X& x,
          typename Y::non_const_value_type beta, const Y& y) {
-  csr_rows(exec, p.launches.at(0), kernel_label("csr", "basic"), alpha, a, x, beta, y);
+  csr_basic_classical(exec, p.launches.at(0), kernel_label("csr", "basic"), alpha, a, x, beta, y);
 }
 
 template <class E, class V, class I, class D, class X, class Y, class W, class O>
 void run(const E& exec, const tuning::SpmvPolicy& p, const W&, csr::classical,
          typename Y::non_const_value_type alpha, const Csr<V, I, D, O>& a, const X& x,
          typename Y::non_const_value_type beta, const Y& y) {
-  csr_rows(exec, p.launches.at(0), kernel_label("csr", "classical"), alpha, a, x, beta, y);
+  csr_basic_classical(exec, p.launches.at(0), kernel_label("csr", "classical"), alpha, a, x, beta, y);
 }
 
 template <class E, class V, class I, class D, class X, class Y, class W, class O>
 void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace, csr::load_balance,
          typename Y::non_const_value_type alpha, const Csr<V, I, D, O>& a, const X& x,
          typename Y::non_const_value_type beta, const Y& y) {
-  csr_chunks(exec, p.launches.at(0), kernel_label("csr", "load_balance"), alpha, a, x, beta, y,
+  csr_load_balance(exec, p.launches.at(0), kernel_label("csr", "load_balance"), alpha, a, x, beta, y,
              workspace.chunks);
 }
 
@@ -202,7 +202,7 @@ template <class E, class V, class I, class D, class X, class Y, class W>
 void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace, coo::load_balance,
          typename Y::non_const_value_type alpha, const Coo<V, I, D>& a, const X& x,
          typename Y::non_const_value_type beta, const Y& y) {
-  coo_chunks(exec, p.launches.at(0), kernel_label("coo", "load_balance"), alpha, a, x, beta, y,
+  coo_load_balance(exec, p.launches.at(0), kernel_label("coo", "load_balance"), alpha, a, x, beta, y,
              workspace.coo_parts);
 }
 
@@ -259,7 +259,7 @@ void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace,
     beta = scalar(1);
   }
   if (a.coo().nnz() > 0)
-    coo_chunks(exec, p.launches.at(1), kernel_label("hybrid", "coo"), alpha, a.coo(), x, beta, y,
+    coo_load_balance(exec, p.launches.at(1), kernel_label("hybrid", "coo"), alpha, a.coo(), x, beta, y,
                workspace.coo_parts);
   else if (a.ell_width() == 0)
     scale(exec, beta, y);
@@ -296,7 +296,7 @@ void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace,
          const Y& y) {
   using scalar = typename Y::non_const_value_type;
   if (a.flat().nnz() > 0)
-    coo_chunks(exec, p.launches.at(0), kernel_label("aligned_coo", "flat"), alpha, a.flat(), x,
+    coo_load_balance(exec, p.launches.at(0), kernel_label("aligned_coo", "flat"), alpha, a.flat(), x,
                beta, y, workspace.coo_parts);
   else
     scale(exec, beta, y);

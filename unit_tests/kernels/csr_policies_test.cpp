@@ -40,7 +40,7 @@ TYPED_TEST(CsrPolicies, AnyLaunchShapeMatchesReference) {
           for (I j = 0; j < t.cols; ++j) xh(j) = xs[j];
           Kokkos::deep_copy(x, xh);
           Kokkos::deep_copy(y, V(7));
-          detail::csr_rows(exec(), p, "test", V(2), a, x, V(-1), y);
+          detail::csr_basic_classical(exec(), p, "test", V(2), a, x, V(-1), y);
           auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
           const auto ref = reference_spmv(t, 2.0, xs, -1.0, std::vector<V>(t.rows, V(7)));
           for (I i = 0; i < t.rows; ++i) {

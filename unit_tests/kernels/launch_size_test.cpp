@@ -65,11 +65,11 @@ TYPED_TEST(LaunchSize, RankOneRowKernelsTakeTheParameterPath) {
   EXPECT_LT((launch_size<detail::CsrkFunctor<E, IV, VV, XB, YB, true, true, true>, static_team>()),
             limit);
   EXPECT_LT((launch_size<detail::CooSegmentedFunctor<E, 32, IV, VV, XB, YB>, team>()), limit);
-  EXPECT_LT((launch_size<detail::EntryChunkFunctor<E, 32, detail::CsrRowWalk<OV, I>, IV, VV, XB, YB,
+  EXPECT_LT((launch_size<detail::LoadBalanceChunksFunctor<E, 32, detail::CsrRowWalk<OV, I>, IV, VV, XB, YB,
                                                    true>,
                          team>()),
             limit);
-  EXPECT_LT((launch_size<detail::EntryChunkFunctor<E, 32, detail::CooRowIndices<IV>, IV, VV, XB,
+  EXPECT_LT((launch_size<detail::LoadBalanceChunksFunctor<E, 32, detail::CooRowIndices<IV>, IV, VV, XB,
                                                    YB, true>,
                          team>()),
             limit);
