@@ -149,16 +149,16 @@ inline bool csrk_model_of(const DeviceProfile& profile, CsrkSizeModel& model) {
 }
 
 /// Default CSR-k sizes for a device profile, k (2 or 3) and rdensity = nnz/rows.
-/// - A profile with a size model (a measured device's, e.g. "hopper"; other GPUs:
-///   "ampere", 002's newest architecture; kobalt-tune's "fitted" one), k = 3:
-///   csrk_model_sizes of it.
+/// - A profile with a size model (a measured device's row: kobalt-tune's
+///   "fitted" one; other GPUs: "ampere", 002's newest architecture; a file
+///   may name any), k = 3: csrk_model_sizes of it.
 /// - Same, k = 2: the super-row is the league entry, so it gets the rows a
 ///   k = 3 league entry (super-super-row) would hold: SRS = SSRS·SRS of the
 ///   model (002 tunes only CSR-3 on GPUs); for "hopper", 256, near the best
 ///   SRS of its sweep (docs/sources.md: "csrk_hopper_model"). super_super_row_size
 ///   is unused and reported as 1; the product saturates at csrk_size_max.
-/// - A profile without a model (hosts): its fixed sizes (SRS = 96, 002 §4.2;
-///   k = 3 adds SSRS = 8, not measured).
+/// - A profile without a model (hosts): its fixed sizes (by default SRS = 96,
+///   002 §4.2; k = 3 adds SSRS = 8, not measured).
 inline CsrkSizes csrk_default_sizes(const DeviceProfile& profile, int k, double rdensity) {
   CsrkSizes s;
   CsrkSizeModel model{};

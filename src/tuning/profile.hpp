@@ -89,8 +89,9 @@ struct DeviceProfile {
   double auto_hybrid_setup_spmvs = 34.0;  ///< Csr -> Hybrid plus its handle, in CSR applies
   // kobalt::automatic: regular matrices under auto_sellp_max_nnz nonzeros
   // that SELL-P pads little convert to SELL-P (tuning/choose.hpp), where its
-  // speedup over CSR pays its setup. 0 = never: no built-in device has it;
-  // kobalt-tune fits the three keys together (perf_tests/tune/fit_auto.hpp).
+  // speedup over CSR pays its setup. 0 = never, the kinds' default: only a
+  // fit shows where SELL-P pays; kobalt-tune fits the three keys together
+  // (perf_tests/tune/fit_auto.hpp).
   std::int64_t auto_sellp_max_nnz = 0;  ///< SELL-P below this many nonzeros; 0 = never
   double auto_sellp_speedup = 1.0;      ///< CSR time over SELL-P's (1 = never pays)
   double auto_sellp_setup_spmvs = 0;    ///< Csr -> SELL-P plus its handle, in CSR applies
@@ -260,19 +261,46 @@ inline void kind_defaults(DeviceProfile& p) {
   }
 }
 
-/// Measured devices: a name fragment and what differs from the kind's defaults.
+/// Measured devices: a name fragment, the kind of device, where the values
+/// come from and a function that sets what differs from the kind's defaults.
 struct TableRow {
   const char* name_contains;
-  double bandwidth_gbs;
+  bool gpu;
   const char* evidence;
-  const char* csrk_model;  ///< CSR-k size model measured on it (tuning/csrk_sizes.hpp)
+  void (*measured)(DeviceProfile&);  ///< sets what kobalt-tune fitted there
 };
 
-// Each row: the measured triad bandwidth and the CSR-k size model of the 002
-// §4.1 grid re-measured there (tuning/csrk_sizes.hpp); the launch constants
-// are the GPU defaults (docs/sources.md: "measured_devices").
+// Each row is kobalt-tune's profile of its device, committed in profiles/;
+// a unit test holds the two equal, key for key. docs/sources.md
+// ("measured_devices") names the run that wrote each.
+inline void h200_row(DeviceProfile& p) {
+  p.bandwidth_gbs = 4191.3236609067517;
+  p.csrk_model = "fitted";
+  p.csrk_ssrs_constant = 4;
+  p.csrk_srs_constant = 8;
+  p.auto_min_convert_nnz = 171394;
+  p.auto_hybrid_min_nnz = 5251201;
+  p.auto_ell_speedup = 1.3832601019163258;
+  p.auto_hybrid_speedup = 1.3752806680197893;
+  p.auto_ell_setup_spmvs = 41.212426892228976;
+  p.auto_hybrid_setup_spmvs = 26.593725254318791;
+  p.auto_sellp_slice_size = 32;
+}
+
+inline void h200_host_row(DeviceProfile& p) {
+  p.bandwidth_gbs = 84.919916768496179;
+  p.csrk_super_row_size = 95;
+  p.auto_sellp_max_nnz = 89084;
+  p.auto_sellp_speedup = 1.1978270322226292;
+  p.auto_sellp_setup_spmvs = 25.882948591189383;
+  p.auto_sellp_slice_size = 16;
+}
+
 inline constexpr TableRow measured_devices[] = {
-    {"H200", 4308.0, "built-in: NVIDIA H200 (measured, docs/sources.md)", "hopper"},
+    {"H200", true, "built-in: NVIDIA H200 (measured, docs/sources.md)", h200_row},
+    {"Intel(R) Xeon(R) Processor", false,
+     "built-in: Intel(R) Xeon(R) Processor, the H200's host (measured, docs/sources.md)",
+     h200_host_row},
 };
 
 inline std::string trim(const std::string& s) {
@@ -604,10 +632,9 @@ inline DeviceProfile builtin_profile(const arch::DeviceInfo& info) {
   p.source = std::string("built-in default for ") + (p.gpu ? "GPUs" : "host backends") +
              ": device '" + p.name + "' is not in the table";
   for (const auto& row : detail::measured_devices) {
-    if (p.name.find(row.name_contains) == std::string::npos) continue;
-    p.bandwidth_gbs = row.bandwidth_gbs;
+    if (row.gpu != p.gpu || p.name.find(row.name_contains) == std::string::npos) continue;
+    row.measured(p);
     p.source = row.evidence;
-    p.csrk_model = row.csrk_model;
   }
   return p;
 }

@@ -101,9 +101,10 @@ TEST(ChooseFormat, ProfileThresholdDecides) {
 }
 
 /// A host profile whose rule 0 converts regular matrices under 2.5e5
-/// nonzeros to SELL-P: 1.15x, setup 5 CSR applies (break-even 39.3 -> 39).
+/// nonzeros to SELL-P: 1.15x, setup 5 CSR applies (break-even 39.3 -> 39),
+/// with the default 8-row slices.
 tuning::DeviceProfile sellp_host() {
-  tuning::DeviceProfile p = host_profile();
+  tuning::DeviceProfile p = default_host_profile();
   p.auto_sellp_max_nnz = 250000;
   p.auto_sellp_speedup = 1.15;
   p.auto_sellp_setup_spmvs = 5.0;
@@ -139,10 +140,11 @@ TEST(ChooseFormat, SmallRegularTakesSellpWhereTheProfileSaysSo) {
   EXPECT_EQ(chosen(small_mesh, b16, 1000, "SELL-P slots per nonzero (b = 16)", 1.1),
             auto_format::sellp);
   EXPECT_EQ(chosen(small_mesh, p, 39, "SELL-P", 1.0), auto_format::sellp);
-  // Profiles without rule 0 (every built-in one) never read the fill.
-  EXPECT_FALSE(tuning::sellp_fill_needed(small_mesh, host_profile()));
+  // Profiles without rule 0 (the kinds' defaults) never read the fill.
+  EXPECT_FALSE(tuning::sellp_fill_needed(small_mesh, default_host_profile()));
   EXPECT_FALSE(tuning::sellp_fill_needed(small_mesh, fake_gpu_profile()));
-  EXPECT_EQ(chosen(small_mesh, host_profile(), 1000, "converts nothing", 1.0), auto_format::csr);
+  EXPECT_EQ(chosen(small_mesh, default_host_profile(), 1000, "converts nothing", 1.0),
+            auto_format::csr);
 }
 
 // On a GPU profile rule 0 comes first; larger regular matrices still take

@@ -82,7 +82,7 @@ TEST(CsrkSizes, OutsideTheTrainingDataSizesStayPositive) {
 }
 
 TEST(CsrkSizes, DefaultsOfTheHostBackend) {
-  const DeviceProfile host = test::host_profile();
+  const DeviceProfile host = test::default_host_profile();
   ASSERT_FALSE(host.gpu);
   EXPECT_EQ(host.warp_width, 1);  // host backends have one lane
   EXPECT_EQ(host.csrk_model, "none");

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // DeviceProfile (tuning/profile.hpp): the built-in table for a host, a
 // measured GPU (H200) and an unknown GPU; the key table (tuning::
-// profile_keys) against docs/tuning.md; JSON profile files (every key, every
-// error with its line); profile_of on the host space and through
-// KOBALT_PROFILE; the committed profiles/*.json; and Q_R read off the
-// statistics (tuning::quantile) against the sorted-copy oracle.
+// profile_keys) against the committed profiles/*.json, their built-in rows
+// and docs/tuning.md; JSON profile files (every key, every error with its
+// line); profile_of on the host space and through KOBALT_PROFILE; and Q_R
+// read off the statistics (tuning::quantile) against the sorted-copy oracle.
 #include "fixtures/edge_matrices.hpp"
 #include "fixtures/row_lengths.hpp"
 #include "fixtures/scoped_env.hpp"
@@ -98,17 +98,23 @@ TEST(BuiltinProfile, HostGetsTheHostDefaults) {
   EXPECT_NE(s.find(p.source), std::string::npos) << s;
 }
 
+// The H200's row is profiles/h200.json (CommittedProfiles below holds
+// every key): the GPU launch defaults, CSR-k sizes and the automatic
+// handle's keys as kobalt-tune fitted them there.
 TEST(BuiltinProfile, H200IsInTheTable) {
   const auto info = gpu_info("NVIDIA H200");
   const DeviceProfile p = tuning::builtin_profile(info);
   expect_hardware_copied(p, info);
-  expect_gpu_defaults(p, "hopper");  // 002 §4.1's grid measured there
-  EXPECT_EQ(p.bandwidth_gbs, 4308.0);
+  expect_gpu_defaults(p, "fitted");  // the constant (SSRS, SRS) = (4, 8)
+  EXPECT_EQ(p.csrk_ssrs_constant, 4);
+  EXPECT_EQ(p.csrk_srs_constant, 8);
+  EXPECT_EQ(p.auto_min_convert_nnz, 171394);
+  EXPECT_EQ(p.bandwidth_gbs, 4191.3236609067517);
   EXPECT_NE(p.source.find("H200"), std::string::npos) << p.source;
   EXPECT_EQ(p.source.find("not in the table"), std::string::npos) << p.source;
   EXPECT_EQ(p.source.rfind("built-in", 0), 0u) << p.source;
   const std::string s = p.str();
-  EXPECT_NE(s.find("4308 GB/s"), std::string::npos) << s;
+  EXPECT_NE(s.find("4191 GB/s"), std::string::npos) << s;
   EXPECT_NE(s.find("132 compute units"), std::string::npos) << s;
   EXPECT_NE(s.find("warp 32"), std::string::npos) << s;
   EXPECT_NE(s.find("L2 60 MiB"), std::string::npos) << s;
@@ -152,8 +158,8 @@ TEST(ProfileFile, EveryKeyIsApplied) {
       "}\n");
   DeviceProfile p = tuning::builtin_profile(gpu_info("NVIDIA H200"));
   EXPECT_EQ(p.x_rows_min_rhs, 8);  // the GPU default, measured at K = 8
-  EXPECT_EQ(p.auto_min_convert_nnz, 100000);
-  EXPECT_EQ(p.auto_hybrid_min_nnz, 1000000);
+  EXPECT_EQ(p.auto_min_convert_nnz, 171394);  // the H200's row
+  EXPECT_EQ(p.auto_hybrid_min_nnz, 5251201);
   tuning::apply_profile_file(p, f.path());
   EXPECT_EQ(p.bandwidth_gbs, 4100.5);
   EXPECT_EQ(p.team_threads, 256);
@@ -428,6 +434,47 @@ TEST(ProfileKeys, ErrorsNameTheRangeOfTheKey) {
       {"{\"name\": 1}", "\"name\" must be a non-empty string"},
       {"{\"name\": \"MI300X\"}", "profile for 'MI300X', but this device is 'Some GPU'"}};
   for (const auto& [text, message] : cases) EXPECT_EQ(profile_error(text, gpu), message) << text;
+}
+
+// Each committed profile is kobalt-tune's fit of a device in the built-in
+// table, and that row holds the same values: a refit committed without
+// its row (or a row changed without regenerating the file) fails here.
+TEST(CommittedProfiles, EqualTheBuiltInRowOfTheirDevice) {
+  std::set<std::string> rows_with_a_file;
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(KOBALT_PROFILES_DIR)) {
+    if (entry.path().extension() != ".json") continue;
+    const std::string path = entry.path().string();
+    SCOPED_TRACE(path);
+    ++files;
+    const auto text = tuning::detail::read_profile_text(path);
+    const auto* name = text.find("name");
+    ASSERT_NE(name, nullptr) << "a committed profile names its device";
+    const tuning::detail::TableRow* row = nullptr;
+    for (const auto& r : tuning::detail::measured_devices)
+      if (name->value.find(r.name_contains) != std::string::npos) row = &r;
+    ASSERT_NE(row, nullptr) << "'" << name->value
+                            << "' has no row in tuning::detail::measured_devices";
+    rows_with_a_file.insert(row->name_contains);
+    arch::DeviceInfo device = row->gpu ? gpu_info(name->value) : host_info();
+    device.name = name->value;
+    const DeviceProfile builtin = tuning::builtin_profile(device);
+    EXPECT_NE(builtin.source.find("built-in: "), std::string::npos) << builtin.source;
+    DeviceProfile file = builtin;
+    tuning::apply_profile_file(file, path);
+    for (const auto& k : tuning::profile_keys) {
+      EXPECT_NE(text.find(k.name), nullptr) << k.name << " is not in the file";
+      std::visit(
+          [&](auto member) {
+            EXPECT_EQ(file.*member, builtin.*member) << k.name << ": the file, the built-in row";
+          },
+          k.field);
+    }
+  }
+  EXPECT_GE(files, 2);
+  for (const auto& r : tuning::detail::measured_devices)
+    EXPECT_EQ(rows_with_a_file.count(r.name_contains), 1u)
+        << "the built-in row '" << r.name_contains << "' has no profile in profiles/";
 }
 
 // docs/tuning.md's table of keys ("| key | what it sets |", keys in

@@ -588,7 +588,7 @@ TYPED_TEST(SelectLayouts, HybridPartitionsGiveTheEllWidth) {
 }
 
 TEST(SelectCsrkLayout, ParametersResolveOnTheHost) {
-  const DeviceProfile host = host_profile();
+  const DeviceProfile host = default_host_profile();
   const MatrixStats s = stats_of(1029, 9, 4.5);
   auto with = [](int k, std::int64_t srs, std::int64_t ssrs) {
     csrk::parameters p;
