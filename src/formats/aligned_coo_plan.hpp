@@ -11,7 +11,7 @@
 #include "aligned_coo.hpp"
 #include "entry_on_host.hpp"
 #include "next_fit.hpp"
-#include "storage_size.hpp"
+#include "storage_limit.hpp"
 #include "../errors.hpp"
 
 #include <Kokkos_Core.hpp>

@@ -10,7 +10,6 @@
 #include "convert_coo.hpp"
 #include "count_rows.hpp"
 #include "csr.hpp"
-#include "row_of_entry.hpp"
 #include "storage_limit.hpp"
 #include "csr_arrays.hpp"
 #include "../compat.hpp"

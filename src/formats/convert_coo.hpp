@@ -5,11 +5,9 @@
 #include "../range.hpp"
 #include "coo.hpp"
 #include "count_rows.hpp"
-#include "row_of_entry.hpp"
 #include "csr.hpp"
 #include "csr_arrays.hpp"
 #include "storage_limit.hpp"
-#include "storage_size.hpp"
 #include "../compat.hpp"
 
 #include <cstdint>

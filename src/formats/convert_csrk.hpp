@@ -10,7 +10,6 @@
 #include "permute_csr.hpp"
 #include "rcm.hpp"
 #include "storage_limit.hpp"
-#include "storage_size.hpp"
 #include "../compat.hpp"
 #include "../errors.hpp"
 

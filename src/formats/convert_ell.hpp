@@ -9,7 +9,6 @@
 #include "csr_arrays.hpp"
 #include "ell.hpp"
 #include "storage_limit.hpp"
-#include "storage_size.hpp"
 #include "../compat.hpp"
 
 #include <cstdint>

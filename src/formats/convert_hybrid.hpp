@@ -10,9 +10,7 @@
 #include "csr.hpp"
 #include "hybrid.hpp"
 #include "storage_limit.hpp"
-#include "storage_size.hpp"
 #include "csr_arrays.hpp"
-#include "row_of_entry.hpp"
 #include "../compat.hpp"
 
 #include <algorithm>

@@ -14,7 +14,6 @@
 #include "csr_arrays.hpp"
 #include "mode.hpp"
 #include "permute_csr.hpp"
-#include "row_of_entry.hpp"
 #include "../compat.hpp"
 #include "../scalar.hpp"
 

@@ -9,10 +9,8 @@
 #include "csr.hpp"
 #include "sellp.hpp"
 #include "storage_limit.hpp"
-#include "storage_size.hpp"
 #include "window_sort.hpp"
 #include "csr_arrays.hpp"
-#include "row_of_entry.hpp"
 #include "../compat.hpp"
 
 #include <cstdint>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Entries per row of each format, counted on the device. Shared by the
 // X -> Csr conversions (which count into row_ptr(i + 1), offset 1) and by
-// row_lengths() for tuning::analyze (offset 0). Padding never counts.
+// row_lengths() for tuning::analyze (offset 0). Padding never counts. Also
+// the row of a given entry, for conversions that move a thread per entry.
 #pragma once
 
 #include "../range.hpp"
@@ -12,6 +13,24 @@
 #include <cstdint>
 
 namespace kobalt::detail {
+
+/// The row r with row_ptr(r) <= e < row_ptr(r + 1), for 0 <= e < nnz:
+/// bisection over the row pointer (the last r with row_ptr(r) <= e, which
+/// skips empty rows). Neighbouring threads take the same path, so the
+/// top of the search stays in cache.
+template <class RowPtr>
+KOKKOS_INLINE_FUNCTION std::int64_t row_of_entry(const RowPtr& row_ptr, std::int64_t rows,
+                                                 std::int64_t e) {
+  std::int64_t lo = 0, hi = rows;  // row_ptr(lo) <= e < row_ptr(hi)
+  while (hi - lo > 1) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (static_cast<std::int64_t>(row_ptr(mid)) <= e)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
 
 /// out(row(k) + offset) += 1 for every entry k of a (row, col) entry list.
 template <class ExecutionSpace, class RowView, class OutView>

@@ -7,7 +7,6 @@
 #include "../range.hpp"
 #include "csr.hpp"
 #include "storage_limit.hpp"
-#include "storage_size.hpp"
 #include "../compat.hpp"
 
 #include <cstdint>
@@ -58,7 +57,7 @@ typename Csr<Value, Index, Device>::row_ptr_view index_row_ptr(
   }
 }
 
-/// The bytes of a Csr's arrays, saturating (storage_size.hpp): with int64
+/// The bytes of a Csr's arrays, saturating (storage_limit.hpp): with int64
 /// indices nnz * 16 wraps from 2^60 on, and a wrapped, small count passed
 /// the storage check and left Kokkos to allocate a wrapped size too (found by
 /// fuzz/specs_fuzz's inputs).

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The storage guard of every conversion: padded formats can explode (ELL of a
 // matrix with one dense row), so a conversion computes its size first and
-// throws format_too_large before it allocates.
+// throws format_too_large before it allocates. Sizes saturate at UINT64_MAX
+// (a product of absurd parameters would wrap to a small number), so the
+// guard reports format_too_large instead.
 #pragma once
 
 #include "../arch/arch.hpp"
@@ -16,6 +18,30 @@
 
 namespace kobalt {
 
+namespace detail {
+/// a * b, or UINT64_MAX when the product does not fit.
+inline std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
+  if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a)
+    return std::numeric_limits<std::uint64_t>::max();
+  return a * b;
+}
+
+/// a + b, or UINT64_MAX when the sum does not fit.
+inline std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return b > std::numeric_limits<std::uint64_t>::max() - a
+             ? std::numeric_limits<std::uint64_t>::max()
+             : a + b;
+}
+
+/// ceil(a / b) for a >= 0, b >= 1, without a + b - 1, which overflows for
+/// b up to 2^63 - 1 (an ALIGNED_COO layout of aligned_coo:seg_size=2^63-1
+/// lanes; found by fuzz/specs_fuzz).
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return a / b + (a % b != 0 ? 1 : 0);
+}
+}  // namespace detail
+
+
 /// Bytes a memory space can allocate now (arch::memory_info): what is free
 /// on the GPU; on the host Linux's MemAvailable, capped by the process's
 /// ulimits and its cgroup's memory limit (a batch job's, arch/host_memory.hpp);
@@ -29,7 +55,7 @@ std::uint64_t available_bytes() {
 
 /// Throws format_too_large if `needed` bytes exceed `limit` (0 = what
 /// MemorySpace can allocate now). `what` names the allocation for the
-/// message. UINT64_MAX, a saturated count (storage_size.hpp: more bytes
+/// message. UINT64_MAX, a saturated count (saturating_mul: more bytes
 /// than 64 bits hold), is always too large, also where the memory is
 /// unknown (available_bytes UINT64_MAX).
 template <class MemorySpace>

@@ -26,6 +26,19 @@
 
 namespace kobalt::detail {
 
+// Team scratch at a level chosen at run time: Kokkos picks its scratch
+// pointer by reference from the level, which nvcc then keeps in local memory;
+// asking for each level by a constant keeps it in registers
+// (docs/sources.md: "team_scratch_aligned").
+/// `bytes` of team scratch at `level` (0 or 1), aligned to `alignment`.
+template <class Member>
+KOKKOS_INLINE_FUNCTION void* team_scratch_aligned(const Member& team, int level, std::size_t bytes,
+                                                  std::size_t alignment) {
+  const auto a = static_cast<std::ptrdiff_t>(alignment);
+  return level == 0 ? team.team_scratch(0).get_shmem_aligned(bytes, a)
+                    : team.team_scratch(1).get_shmem_aligned(bytes, a);
+}
+
 // Right-hand sides one launch accumulates for rank-2 x and y: 8 partial
 // sums per thread (8 fp64 registers pairs) keeps the row kernels' register
 // count moderate; wider blocks were not measured. K > 8 columns run

@@ -44,7 +44,6 @@
 #pragma once
 
 #include "../range.hpp"
-#include "../team_scratch.hpp"
 #include "common.hpp"
 #include "csr_merge_path_host.hpp"
 #include "finish_split_rows.hpp"

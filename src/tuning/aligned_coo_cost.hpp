@@ -22,7 +22,7 @@
 
 #include "../errors.hpp"
 #include "../formats/aligned_coo.hpp"
-#include "../formats/storage_size.hpp"
+#include "../formats/storage_limit.hpp"
 
 #include <algorithm>
 #include <cmath>

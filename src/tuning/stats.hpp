@@ -10,7 +10,7 @@
 #include "../compat.hpp"
 #include "../errors.hpp"
 #include "../formats/row_lengths.hpp"
-#include "../formats/storage_size.hpp"
+#include "../formats/storage_limit.hpp"
 
 #include <Kokkos_Core.hpp>
 

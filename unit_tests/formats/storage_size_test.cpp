@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Byte counts before allocations (formats/storage_size.hpp, csr_arrays.hpp,
+// Byte counts before allocations (formats/storage_limit.hpp, csr_arrays.hpp,
 // storage_limit.hpp): they saturate instead of wrapping, and a saturated
 // count is refused. A wrapped count once passed the check and Kokkos then
 // allocated a wrapped size too: rmat:0,2^62's generator wrote past its
