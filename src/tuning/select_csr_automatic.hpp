@@ -40,20 +40,44 @@ namespace kobalt::tuning {
 // - AMD: 003's 1e8 and 768 ([ext] Ginkgo), not measured here; load_balance.
 /// The limits of csr::automatic's rule (003 Alg. 3) on one kind of device.
 struct CsrAutomaticLimits {
-  std::int64_t nnz_limit;  ///< 0 = no limit on the nonzeros
-  std::int64_t row_len_limit;  ///< load_balance when a row is longer
-  std::int64_t merge_path_nnz;  ///< load_balance's cases take merge_path from here; 0 = never
-  std::int64_t basic_row_len;  ///< basic when no row is longer; 0 = never
-  double classical_min_fill;  ///< balanced when mean row < this x classical's subwarp; 0 = never
-  std::int64_t fill_basic_row_len;  ///< underfilled subwarps: basic when no row is longer ...
-  std::int64_t fill_basic_nnz;      ///< ... and the matrix has fewer nonzeros; 0 = never
-  std::int64_t fill_classical_row_len;  ///< underfilled, few nonzeros: classical up to this row
-  std::int64_t classical_row_len;  ///< the balanced cases when a row is longer; 0 = never
+  std::int64_t nnz_limit = 0;  ///< 0 = no limit on the nonzeros
+  std::int64_t row_len_limit = 0;  ///< load_balance when a row is longer
+  std::int64_t merge_path_nnz = 0;  ///< load_balance's cases take merge_path from here; 0 = never
+  std::int64_t basic_row_len = 0;  ///< basic when no row is longer; 0 = never
+  double classical_min_fill = 0;  ///< balanced when mean row < this x classical's subwarp; 0 = never
+  std::int64_t fill_basic_row_len = 0;  ///< underfilled subwarps: basic when no row is longer ...
+  std::int64_t fill_basic_nnz = 0;      ///< ... and the matrix has fewer nonzeros; 0 = never
+  std::int64_t fill_classical_row_len = 0;  ///< underfilled, few nonzeros: classical up to this row
+  std::int64_t classical_row_len = 0;  ///< the balanced cases when a row is longer; 0 = never
 };
-/// The limits for the profile's device: AMD (HIP) or any other.
+
+/// The limits on HIP devices: 003 Alg. 3's own two, nothing measured here.
+inline CsrAutomaticLimits csr_automatic_limits_hip() {
+  CsrAutomaticLimits l;
+  l.nnz_limit = 100000000;
+  l.row_len_limit = 768;
+  return l;
+}
+
+/// The limits on every other device: 003's row limit and the measured
+/// departures listed above.
+inline CsrAutomaticLimits csr_automatic_limits_default() {
+  CsrAutomaticLimits l;
+  l.row_len_limit = 1024;
+  l.merge_path_nnz = 200000;
+  l.basic_row_len = 7;
+  l.classical_min_fill = 0.75;
+  l.fill_basic_row_len = 20;
+  l.fill_basic_nnz = 1000000;
+  l.fill_classical_row_len = 256;
+  l.classical_row_len = 512;
+  return l;
+}
+
+/// The limits for the profile's device: HIP or any other.
 inline CsrAutomaticLimits csr_automatic_limits(const DeviceProfile& profile) {
-  if (profile.kind == arch::Backend::hip) return {100000000, 768, 0, 0, 0.0, 0, 0, 0, 0};
-  return {0, 1024, 200000, 7, 0.75, 20, 1000000, 256, 512};
+  if (profile.kind == arch::Backend::hip) return csr_automatic_limits_hip();
+  return csr_automatic_limits_default();
 }
 
 /// The kernel csr::automatic runs (003 Alg. 3), with the reason. Statistics
