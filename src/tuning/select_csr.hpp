@@ -56,12 +56,27 @@ inline constexpr int host_tiles_per_thread = 16;
 /// noise beside its walk (docs/sources.md: "host_min_tile_items").
 inline constexpr std::int64_t host_min_tile_items = 16384;
 
+namespace detail {
+/// Whether GPU merge_path with launch `s` finishes every split row in the
+/// tile kernel: a row of L nonzeros is L + 1 merge-path items, so at most
+/// ceil((L + 1) / tile) tiles end inside it. Unknown row lengths (none
+/// recorded for a matrix with entries) take the fixup launch.
+inline bool merge_path_fits_one_launch(const MatrixStats& stats, const LaunchShape& s) {
+  const std::int64_t width = s.vector_length, tile = s.entries_per_thread * width;
+  if (width <= 1 || tile < 1 || (stats.max_row_nnz == 0 && stats.nnz > 0)) return false;
+  return (stats.max_row_nnz + tile) / tile <= merge_path_one_launch_runs * width;
+}
+}  // namespace detail
+
 /// CSR merge_path: tiles of merge_path_items items per lane, one tile per
-/// warp of the profile's warp width, team_threads / W warps per team.
+/// warp of the profile's warp width, team_threads / W warps per team; the
+/// rows split between tiles finish in the tile kernel while the longest row
+/// allows it (LaunchForm::one_launch), else in a fixup launch (with_fixup).
 /// Hosts: one thread walks a tile; for a matrix beyond the last-level
 /// cache host_tiles_per_thread tiles per thread of at least
 /// host_min_tile_items (never fewer tiles than threads), else one tile per
-/// thread; a profile's merge_path_items fixes the tile instead.
+/// thread; a profile's merge_path_items fixes the tile instead. The calling
+/// thread finishes the split rows (no second launch).
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                          csr::merge_path) {
   LaunchShape s;
@@ -96,19 +111,33 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                      (streams ? "too few items for more tiles)"
                               : "the matrix fits the last-level cache)");
   }
-  return detail::policy(profile, "csr", "merge_path", {s},
-                        "merge path (Merrill & Garland): " + rule);
+  SpmvPolicy p = detail::policy(profile, "csr", "merge_path", {s},
+                                "merge path (Merrill & Garland): " + rule);
+  if (profile.gpu) {
+    // Decided on the launch as fitted to the backend: its tile is the one that runs.
+    LaunchShape& l = p.launches.at(0);
+    const std::int64_t tile = l.entries_per_thread * l.vector_length;
+    const std::int64_t most = merge_path_one_launch_runs * l.vector_length;
+    if (detail::merge_path_fits_one_launch(stats, l)) {
+      l.form = LaunchForm::one_launch;
+      p.rule += "; split rows finished in the tile kernel: the longest row " +
+                std::to_string(stats.max_row_nnz) + " spans at most " +
+                std::to_string((stats.max_row_nnz + tile) / tile) + " tiles <= " +
+                std::to_string(most);
+    } else {
+      l.form = LaunchForm::with_fixup;
+      p.rule += "; split rows finished by a fixup launch: the longest row " +
+                std::to_string(stats.max_row_nnz) + " may span more than " +
+                std::to_string(most) + " tiles";
+    }
+  }
+  return p;
 }
 
 /// Whether GPU merge_path runs in one launch for every matrix with these
-/// statistics, with the tiles its selector above gives: a row of L
-/// nonzeros is L + 1 merge-path items, so at most ceil((L + 1) / tile)
-/// tiles end inside it.
+/// statistics, with the tiles its selector above gives.
 inline bool merge_path_in_one_launch(const MatrixStats& stats, const DeviceProfile& profile) {
-  if (!profile.gpu) return false;
-  const LaunchShape s = select(stats, profile, csr::merge_path{}).launches.at(0);
-  const std::int64_t width = s.vector_length, tile = s.entries_per_thread * width;
-  return width > 1 && (stats.max_row_nnz + tile) / tile <= merge_path_one_launch_runs * width;
+  return select(stats, profile, csr::merge_path{}).launches.at(0).form == LaunchForm::one_launch;
 }
 
 }  // namespace kobalt::tuning

@@ -57,9 +57,23 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                             std::to_string(width));
 }
 
+namespace detail {
+/// The SELL-P body that runs launch `s` (as fitted to the backend) on
+/// slices of `slice_size` rows: host SIMD slices where the lanes are the
+/// slice's rows, a thread per row at t = 1, column groups otherwise.
+inline LaunchForm sellp_form(const DeviceProfile& profile, const LaunchShape& s,
+                             std::int64_t slice_size) {
+  if (!profile.gpu && s.row_threads <= 1 && s.vector_length == slice_size &&
+      host_simd_slice(slice_size))
+    return LaunchForm::host_simd;
+  return s.row_threads <= 1 ? LaunchForm::thread_per_row : LaunchForm::column_groups;
+}
+}  // namespace detail
+
 /// SELL-P with slices of `slice_size` rows padded to multiples of
 /// `stride_factor`: 001's kernel with t = stride_factor threads per row
-/// (t = 1: 000 Alg. 5's thread per row).
+/// (t = 1: 000 Alg. 5's thread per row); the launch names its body
+/// (detail::sellp_form).
 /// - GPUs: min(b, warp) lanes over a slice's rows (a power of two; lanes
 ///   loop over larger slices), t threads per row (capped so the team stays
 ///   within 1024 threads), team_threads / (t * lanes) slices per team.
@@ -70,24 +84,28 @@ inline SpmvPolicy select(const MatrixStats&, const DeviceProfile& profile, sellp
                          std::int64_t slice_size, std::int64_t stride_factor) {
   LaunchShape s;
   s.part = "slices";
+  SpmvPolicy p;
   if (!profile.gpu && host_simd_slice(slice_size)) {
     s.vector_length = static_cast<int>(slice_size);
     s.rows_per_team = slice_size;
-    return detail::policy(profile, "sellp", "slices", {s},
-                          "a thread per slice, its " + std::to_string(slice_size) +
-                              " rows as SIMD lanes (SELL-C-sigma, C = b)");
+    p = detail::policy(profile, "sellp", "slices", {s},
+                       "a thread per slice, its " + std::to_string(slice_size) +
+                           " rows as SIMD lanes (SELL-C-sigma, C = b)");
+  } else {
+    if (profile.gpu) {
+      s.vector_length = floor_pow2_capped(slice_size, std::max(profile.warp_width, 1));
+      s.row_threads = static_cast<int>(std::min<std::int64_t>(
+          std::max<std::int64_t>(stride_factor, 1), 1024 / s.vector_length));
+      s.team_size =
+          std::max(1, profile.team_threads / (s.row_threads * s.vector_length)) * s.row_threads;
+    }
+    s.rows_per_team = static_cast<std::int64_t>(s.team_size / s.row_threads) * slice_size;
+    p = detail::policy(profile, "sellp", "slices", {s},
+                       "whole slices per team, " + std::to_string(s.row_threads) +
+                           " threads per row (001; 1 = 000 Alg. 5)");
   }
-  if (profile.gpu) {
-    s.vector_length = floor_pow2_capped(slice_size, std::max(profile.warp_width, 1));
-    s.row_threads = static_cast<int>(
-        std::min<std::int64_t>(std::max<std::int64_t>(stride_factor, 1), 1024 / s.vector_length));
-    s.team_size =
-        std::max(1, profile.team_threads / (s.row_threads * s.vector_length)) * s.row_threads;
-  }
-  s.rows_per_team = static_cast<std::int64_t>(s.team_size / s.row_threads) * slice_size;
-  return detail::policy(profile, "sellp", "slices", {s},
-                        "whole slices per team, " + std::to_string(s.row_threads) +
-                            " threads per row (001; 1 = 000 Alg. 5)");
+  for (auto& l : p.launches) l.form = detail::sellp_form(profile, l, slice_size);
+  return p;
 }
 
 /// ELL automatic: 000's rows kernel on NVIDIA and hosts, 003's column groups
