@@ -210,7 +210,7 @@ TEST(SelectCsr, MergePathFormFromTheLongestRow) {
 // is longer than 20 and there are fewer than 1e6 nonzeros, and classical
 // under 2e5 nonzeros with no row longer than 256 (003's 1e6-nonzero limit
 // dropped, basic, the fill and the row limits added after the H200
-// measurements in select.hpp); AMD: 1e8 nonzeros and 768, load_balance.
+// measurements in select_csr_automatic.hpp); AMD: 1e8 nonzeros and 768, load_balance.
 TEST(SelectCsr, AutomaticFollows003Alg3) {
   const DeviceProfile gpu = fake_gpu_profile();
   DeviceProfile amd = gpu;
