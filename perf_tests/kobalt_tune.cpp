@@ -619,7 +619,7 @@ int main(int argc, char** argv) {
       if (base.gpu) sweep(team_threads_sweep, csr_with(csr::automatic{}), team_samples);
       else sweep(rows_per_team_sweep, csr_with(csr::classical{}), rows_samples);
       if (base.gpu && !stats.regular()) {
-        // Both keys size every warp-chunk launch (tuning/select.hpp), so each
+        // Both keys size every warp-chunk launch (tuning/launch_shapes.hpp), so each
         // is timed on both kernels that the automatic handle runs with them
         // on irregular matrices. Timed on Hybrid alone (up to session 23), an
         // H100 tune moved warps_per_cu 4 -> 1 (Hybrid's share 0.910 -> 0.971),
@@ -658,7 +658,7 @@ int main(int argc, char** argv) {
     // Each key is fitted alone, the others at the starting profile's values
     // (the samples were all timed under it). oversubscription and
     // warps_per_cu scale the same launch (omega x compute units x
-    // warps_per_cu warps, tuning/select.hpp): fitted alone both moved on an
+    // warps_per_cu warps, tuning/launch_shapes.hpp): fitted alone both moved on an
     // H100 (2026-11-26, --batch 20: omega 0 -> 8, warps_per_cu 4 -> 1), and
     // together they gave the warp-chunk kernels a quarter of the warps that
     // either change alone was measured with (auto with that profile: CSR

@@ -25,7 +25,8 @@
 // tile u + 1 finishes) are then completed in one of two ways, both in tile
 // order, without atomics on y and with the same bits on every run:
 //  - one launch, when no run is longer than W tiles (the common case: rows
-//    up to a few thousand entries): tile u + 1 leaves its part of row r (its
+//    up to a few thousand entries; the selector decides from the longest
+//    row, tuning::select(..., csr::merge_path)): tile u + 1 leaves its part of row r (its
 //    head) beside the carries instead of storing it, each part is counted,
 //    and the warp that counts the last one adds carries t..u and the head
 //    and stores the row (finish_split_rows.hpp, as load_balance does);
@@ -66,7 +67,8 @@ namespace kobalt::detail {
 ///   this instead of searching);
 /// - carries: rhs_block partial sums per tile, the open row's part, in Part
 ///   = widest_t of the matrix's values;
-/// - in one-launch form only (GPUs, no run longer than the warp width):
+/// - in one-launch form only (GPUs, the policy's LaunchForm::one_launch,
+///   no run longer than the warp width):
 ///   run_first(t), the first tile of t's run; heads, rhs_block partial sums
 ///   per tile, the part of the row left open by the tile before; and
 ///   arrived(t), the parts of the run starting at tile t counted so far
@@ -111,12 +113,14 @@ KOKKOS_INLINE_FUNCTION std::int64_t merge_path_row(const RowPtr& row_ptr, std::i
 }
 
 /// The merge-path tiles of a Csr for tiles of `tile` items: one search per
-/// tile, then two per tile for the ends of its run, on `exec`; on GPUs the
-/// one-launch workspace when the longest run allows it (a host sync for the
-/// longest run).
+/// tile, then two per tile for the ends of its run, on `exec` (a host sync
+/// for the longest run). The one-launch workspace only where `form` (the
+/// selector's choice) asks for it, on GPUs, and the measured runs allow it:
+/// a form forced on another matrix or tile falls back to the fixup launch.
 template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
 CsrMergePath<typename Device::memory_space, widest_t<Value>> make_csr_merge_path(
-    const ExecutionSpace& exec, const Csr<Value, Index, Device, Offset>& a, std::int64_t tile) {
+    const ExecutionSpace& exec, const Csr<Value, Index, Device, Offset>& a, std::int64_t tile,
+    tuning::LaunchForm form) {
   using memory_space = typename Device::memory_space;
   CsrMergePath<memory_space, widest_t<Value>> p;
   p.tile = tile;
@@ -169,7 +173,9 @@ CsrMergePath<typename Device::memory_space, widest_t<Value>> make_csr_merge_path
   p.longest_run = longest;
   arch::with_lane_width(exec, [&](auto width) {
     constexpr int W = decltype(width)::value;
-    if (W == 1 || longest > tuning::merge_path_one_launch_runs * W) return;
+    if (W == 1 || form != tuning::LaunchForm::one_launch ||
+        longest > tuning::merge_path_one_launch_runs * W)
+      return;
     p.run_first = run_first;
     p.heads = Kokkos::View<widest_t<Value>*, memory_space>(
         compat::uninitialized(exec, "kobalt::tile_heads"),

@@ -92,7 +92,7 @@ struct CsrMergeWalkFunctor {
 /// The fixup on hosts, by the calling thread once the walk has finished: for
 /// each row left open by a run of tiles t..run_last(t) (all ending in that
 /// row), y_row += alpha * (carries t..run_last(t)), summed in tile order.
-/// One pass over the tiles (a few hundred at most, tuning/select.hpp) costs
+/// One pass over the tiles (a few hundred at most, tuning/select_csr.hpp) costs
 /// far less than a second parallel launch, which made small matrices' calls
 /// twice as slow (docs/sources.md: "host_tiles_per_thread").
 template <class YB>

@@ -91,7 +91,7 @@ Workspace<Matrix> make_workspace(const ExecutionSpace& exec, const Matrix& a,
       w.chunks = make_csr_load_balance(exec, a, l.entries_per_thread * l.vector_length);
     } else if (std::holds_alternative<csr::merge_path>(strategy)) {
       const auto& l = policy.launches.at(0);
-      w.tiles = make_csr_merge_path(exec, a, l.entries_per_thread * l.vector_length);
+      w.tiles = make_csr_merge_path(exec, a, l.entries_per_thread * l.vector_length, l.form);
     }
   } else if constexpr (std::is_same_v<Strategy, coo::strategy>) {
     if (std::holds_alternative<coo::load_balance>(strategy)) {

@@ -13,6 +13,31 @@
 
 namespace kobalt::tuning {
 
+/// Which body a kernel with several runs; the selector names it and the
+/// kernel follows it (a form the kernel cannot run is an error, not a cue
+/// to pick another). `single`: the kernel has one body.
+enum class LaunchForm {
+  single,
+  thread_per_row,  ///< SELL-P: one thread walks a row (t = 1)
+  column_groups,   ///< SELL-P: t threads per row, summed in team scratch
+  host_simd,       ///< SELL-P on hosts: a slice's rows are one SIMD vector
+  one_launch,      ///< GPU merge_path: rows split between tiles finish in the tile kernel
+  with_fixup,      ///< GPU merge_path: a second launch finishes the split rows
+};
+
+/// The form's name as policies print it.
+inline const char* form_name(LaunchForm f) {
+  switch (f) {
+    case LaunchForm::single: return "single";
+    case LaunchForm::thread_per_row: return "thread_per_row";
+    case LaunchForm::column_groups: return "column_groups";
+    case LaunchForm::host_simd: return "host_simd";
+    case LaunchForm::one_launch: return "one_launch";
+    case LaunchForm::with_fixup: return "with_fixup";
+  }
+  return "unknown";
+}
+
 /// The shape of one kernel launch.
 struct LaunchShape {
   std::string part = "main";         ///< which launch of the apply ("rows", "ell", "coo", "seg", ...)
@@ -23,6 +48,7 @@ struct LaunchShape {
   int row_threads = 1;               ///< CSR-k: team threads that share one super-row's rows;
                                      ///< SELL-P, ELL column groups: team threads per row (t)
   int row_parts = 1;                 ///< ELL: subwarps / teams per row, > 1 adds into y atomically
+  LaunchForm form = LaunchForm::single;  ///< the body that runs, where the kernel has several
 
   /// CSR-k: super-rows of a super-super-row processed side by side.
   int super_row_threads() const { return team_size / row_threads; }
@@ -33,13 +59,14 @@ struct LaunchShape {
     os << *this;
     return os.str();
   }
-  /// Prints "part{team_size=..., vector_length=..., ...}".
+  /// Prints "part{team_size=..., vector_length=..., ..., form=...}".
   friend std::ostream& operator<<(std::ostream& os, const LaunchShape& s) {
     os << s.part << "{team_size=" << s.team_size << ", vector_length=" << s.vector_length;
     if (s.entries_per_thread > 0) os << ", entries_per_thread=" << s.entries_per_thread;
     else os << ", rows_per_team=" << s.rows_per_team;
     if (s.row_threads != 1) os << ", row_threads=" << s.row_threads;
     if (s.row_parts != 1) os << ", row_parts=" << s.row_parts;
+    if (s.form != LaunchForm::single) os << ", form=" << form_name(s.form);
     return os << "}";
   }
 };
@@ -72,7 +99,8 @@ struct SpmvPolicy {
 
 /// GPU merge_path finishes the rows split between tiles in the tile kernel
 /// (one launch) while no run of tiles ending inside one row is longer than
-/// this many warp widths: the finishing warp then reads one part per lane,
+/// this many warp widths (the selector decides from the longest row, the
+/// workspace builder checks the runs it measures): the finishing warp then reads one part per lane,
 /// as the fixup's one-lane path does; the fixup's whole-team path (a second
 /// launch) takes longer runs, which one warp sums too slowly (see
 /// CsrMergeFixupFunctor, kernels/csr_merge_path.hpp).
@@ -80,7 +108,7 @@ inline constexpr std::int64_t merge_path_one_launch_runs = 1;
 
 /// SELL-P slice sizes the host SIMD kernel is compiled for (one slice = one
 /// vector of 4, 8 or 16 lanes; kernels/sellp_slices_host.hpp): the selector gives
-/// such slices vector_length = b on hosts, the kernel dispatches on it.
+/// such slices LaunchForm::host_simd and vector_length = b on hosts.
 inline constexpr bool host_simd_slice(std::int64_t b) {
   return b == 4 || b == 8 || b == 16;
 }

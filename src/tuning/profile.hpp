@@ -60,7 +60,7 @@ struct DeviceProfile {
   std::int64_t entries_per_thread = 0;  ///< hosts: nonzeros per chunk of the chunk kernels (COO, Hybrid, CSR load_balance); 0 = an equal share per thread
   int warps_per_cu = 1;             ///< warps per compute unit in 000 §3.2.2's launch size (FP32 cores / 32)
   int oversubscription = 0;         ///< omega of the warp-chunk kernels; 0 = 000 §3.2.2's rule by nonzeros
-  int merge_path_items = 8;         ///< CSR merge_path: merge-path items (rows + nonzeros) per lane of a tile; hosts: 0 = the rule of select.hpp (host_tiles_per_thread)
+  int merge_path_items = 8;         ///< CSR merge_path: merge-path items (rows + nonzeros) per lane of a tile; hosts: 0 = the rule of select_csr.hpp (host_tiles_per_thread)
   int csrk_k = 2;                   ///< CSR-k levels when the caller leaves k = 0
   std::string csrk_model = "none";  ///< 002 §4.1 size model ("hopper", "ampere", "volta", "fitted": the csrk_*_constant/log keys) or "none" = fixed sizes
   // csrk_model "fitted": kobalt-tune's size model SSRS = round(a - b ln r),
@@ -96,7 +96,7 @@ struct DeviceProfile {
   double auto_sellp_speedup = 1.0;      ///< CSR time over SELL-P's (1 = never pays)
   double auto_sellp_setup_spmvs = 0;    ///< Csr -> SELL-P plus its handle, in CSR applies
   // Rows per SELL-P slice of that rule (t = 1). 8 doubles fill an AVX-512
-  // register, the host SIMD lanes of the SELL-P kernel (tuning/select.hpp);
+  // register, the host SIMD lanes of the SELL-P kernel (tuning/select_ell_sellp.hpp);
   // SELL-P's default b = 64 lost to CSR where 8 beat it (docs/sources.md).
   // kobalt-tune sweeps it (4, 8, 16, 32) before it fits the three keys.
   int auto_sellp_slice_size = 8;  ///< rows per SELL-P slice of rule 0 (t = 1)
@@ -217,7 +217,7 @@ inline void kind_defaults(DeviceProfile& p) {
     p.team_threads = 128;
     p.rows_per_team = 128;
     // GPUs size the warp-chunk kernels by 000 §3.2.2's oversubscription
-    // (tuning/select.hpp); this host chunk is unused there.
+    // (tuning/launch_shapes.hpp); this host chunk is unused there.
     p.entries_per_thread = 16;
     // docs/sources.md: warps_per_SM = FP32 cores per SM / 32: 4 on Hopper (128
     // cores), 2 on Volta and Ampere's data-centre GPU (64); 4 SIMDs per CU on AMD.

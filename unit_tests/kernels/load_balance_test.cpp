@@ -125,10 +125,10 @@ TEST(LoadBalanceDeterminism, TwoAppliesGiveTheSameBits) {
 }
 
 // The merge path's two forms (kernels/csr_merge_path.hpp): on GPUs the rows
-// left open between tiles are finished in the tile kernel while no run of
-// tiles ending inside one row is longer than the warp width; a longer run
-// keeps the fixup launch; hosts walk their tiles and never take the
-// one-launch workspace. The longest run is checked against the tile starts
+// left open between tiles are finished in the tile kernel where the policy
+// asks for it (LaunchForm::one_launch) and no run of tiles ending inside one
+// row is longer than the warp width; a longer run keeps the fixup launch;
+// hosts walk their tiles and never take the one-launch workspace. The longest run is checked against the tile starts
 // seen from the host, and both forms against the reference, twice (the
 // one-launch counters must be back at 0 for the second apply).
 TEST(MergePathForms, OneLaunchWhileEveryRunFitsTheWarp) {
@@ -143,13 +143,18 @@ TEST(MergePathForms, OneLaunchWhileEveryRunFitsTheWarp) {
   Triplets<double, int> long_row = short_rows;  // and one row of 6000 entries
   long_row.cols = 6000;
   for (int j = 0; j < 6000; ++j) long_row.push_back(1234, j, rng.uniform() - 0.5);
+  constexpr auto one_launch = tuning::LaunchForm::one_launch;
+  constexpr auto fixup = tuning::LaunchForm::with_fixup;
   for (const auto* t : {&short_rows, &long_row}) {
     Triplets<double, int> m = *t;
     m.assemble();
     const auto a = make_csr(m);
     const auto row_ptr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.row_ptr());
+    std::int64_t max_row = 0;
+    for (int i = 0; i < a.rows(); ++i)
+      max_row = std::max<std::int64_t>(max_row, row_ptr(i + 1) - row_ptr(i));
     for (const std::int64_t tile : {std::int64_t(32), std::int64_t(256)}) {
-      const auto p = kobalt::detail::make_csr_merge_path(exec, a, tile);
+      const auto p = kobalt::detail::make_csr_merge_path(exec, a, tile, one_launch);
       // The most tile ends that fall inside one row, from the host.
       std::int64_t longest = 0, run = 0, previous = -1;
       for (std::int64_t t = 1; t <= p.tiles(); ++t) {
@@ -162,7 +167,12 @@ TEST(MergePathForms, OneLaunchWhileEveryRunFitsTheWarp) {
       }
       const std::string what = std::to_string(a.nnz()) + " nonzeros, tile " + std::to_string(tile);
       EXPECT_EQ(p.longest_run, longest) << what;
+      // Asked for one launch, the builder still checks the runs it measures.
       EXPECT_EQ(p.one_launch(), width > 1 && longest <= width) << what;
+      // The selector's bound holds: no run is longer than the longest row's tiles.
+      EXPECT_LE(longest, (max_row + tile) / tile) << what;
+      // Asked for the fixup launch, it never builds the one-launch workspace.
+      EXPECT_FALSE(kobalt::detail::make_csr_merge_path(exec, a, tile, fixup).one_launch()) << what;
     }
     // Tiles of 32 lanes x 1 item per lane: the long row spans about 190.
     for (const std::int64_t per_lane : {1, 8}) {
@@ -174,7 +184,8 @@ TEST(MergePathForms, OneLaunchWhileEveryRunFitsTheWarp) {
     }
   }
   if (width > 1) {  // both forms were reached
-    const auto shorts = kobalt::detail::make_csr_merge_path(exec, make_csr(short_rows), 256);
+    const auto shorts =
+        kobalt::detail::make_csr_merge_path(exec, make_csr(short_rows), 256, one_launch);
     EXPECT_TRUE(shorts.one_launch());
   }
 }

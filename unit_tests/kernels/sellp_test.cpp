@@ -12,6 +12,7 @@
 #include "fixtures/types.hpp"
 
 #include <algorithm>
+#include <vector>
 
 namespace kobalt::test {
 namespace {
@@ -49,6 +50,7 @@ TYPED_TEST(SellpSpmv, ForcedShapesMatchReference) {
   using device = default_device;
   using exec = device::execution_space;
   const int max_team = max_team_threads(), max_vector = max_vector_length();
+  const bool on_host = arch::lanes<exec>::max_width == 1;
   for (const auto& m : edge_matrices<V, I>()) {
     const auto a = make_csr(m.matrix);
     Triplets<V, I> assembled = m.matrix;
@@ -56,21 +58,30 @@ TYPED_TEST(SellpSpmv, ForcedShapesMatchReference) {
     for (const sellp_params& f : {sellp_params{3, 2, 0}, sellp_params{8, 1, 0},
                                   sellp_params{3, 2, 0, 12}, sellp_params{8, 1, 0, 64}}) {
       const auto s = to_sellp(a, f);
-      for (int lanes : {1, 2, 8, 32}) {  // 8 lanes, 1 thread on b = 8: SIMD slices on hosts
-        for (int t : {1, 2, 3}) {
-          for (int slices_per_team : {1, 2}) {
-            tuning::LaunchShape p;
-            p.part = "slices";
-            p.vector_length = lanes;
-            p.row_threads = t;
-            p.team_size = t * slices_per_team;
-            if (p.team_size * p.vector_length > max_team || lanes > max_vector) continue;
-            expect_direct_kernel_matches<V, device>(
-                assembled,
-                [&](const auto& x, const auto& y, V alpha, V beta) {
-                  detail::sellp_slices(exec(), p, "test::sellp", alpha, s, x, beta, y);
-                },
-                m.name + " " + describe(f) + " " + p.str());
+      // Every body for every shape: any t is correct in each (the thread per
+      // row ignores it); SIMD slices on hosts with slices of 8 rows.
+      std::vector<tuning::LaunchForm> forms = {tuning::LaunchForm::thread_per_row,
+                                               tuning::LaunchForm::column_groups};
+      if (on_host && tuning::host_simd_slice(s.slice_size()))
+        forms.push_back(tuning::LaunchForm::host_simd);
+      for (const tuning::LaunchForm form : forms) {
+        for (int lanes : {1, 2, 8, 32}) {
+          for (int t : {1, 2, 3}) {
+            for (int slices_per_team : {1, 2}) {
+              tuning::LaunchShape p;
+              p.part = "slices";
+              p.vector_length = lanes;
+              p.row_threads = t;
+              p.team_size = t * slices_per_team;
+              p.form = form;
+              if (p.team_size * p.vector_length > max_team || lanes > max_vector) continue;
+              expect_direct_kernel_matches<V, device>(
+                  assembled,
+                  [&](const auto& x, const auto& y, V alpha, V beta) {
+                    detail::sellp_slices(exec(), p, "test::sellp", alpha, s, x, beta, y);
+                  },
+                  m.name + " " + describe(f) + " " + p.str());
+            }
           }
         }
       }
@@ -96,12 +107,36 @@ TEST(SellpSpmvShapes, MoreThreadsPerRowThanTheBackendRunsFallsBack) {
     p.part = "slices";
     p.row_threads = 2 * max_team;
     p.team_size = p.row_threads;
+    p.form = tuning::LaunchForm::column_groups;
     expect_direct_kernel_matches<V, device>(
         assembled,
         [&](const auto& x, const auto& y, V alpha, V beta) {
           detail::sellp_slices(exec(), p, "test::sellp", alpha, s, x, beta, y);
         },
         m.name + " t=" + std::to_string(p.row_threads));
+  }
+}
+
+TEST(SellpSpmvShapes, FormsTheKernelCannotRunAreRefused) {
+  // The kernel runs the body the launch names and picks none itself: no
+  // form, a CSR form, or host SIMD slices it is not built for (or on a GPU).
+  using V = double;
+  using device = default_device;
+  using exec = device::execution_space;
+  const auto matrices = edge_matrices<V, std::int32_t>();
+  const auto& m = matrices.front();
+  const auto s = to_sellp(make_csr(m.matrix), {3, 1, 0});
+  Kokkos::View<V*, device> x("x", s.cols()), y("y", s.rows());
+  for (const tuning::LaunchForm form :
+       {tuning::LaunchForm::single, tuning::LaunchForm::one_launch,
+        tuning::LaunchForm::host_simd}) {
+    tuning::LaunchShape p;
+    p.part = "slices";
+    p.vector_length = 3;
+    p.form = form;
+    EXPECT_THROW(detail::sellp_slices(exec(), p, "test::sellp", V(1), s, x, V(0), y),
+                 invalid_parameter)
+        << tuning::form_name(form);
   }
 }
 
@@ -133,11 +168,17 @@ TEST(SellpPolicy, StrideFactorThreadsPerRow) {
       const auto h =
           tuning::select(tuning::MatrixStats{}, tuning::profile_of(exec()), sellp::slices{}, b, t)
               .launches.at(0);
+      EXPECT_EQ(p.form, t > 1 ? tuning::LaunchForm::column_groups
+                              : tuning::LaunchForm::thread_per_row)
+          << b << " " << t;
       if (!tuning::profile_of(exec()).gpu) {
         EXPECT_EQ(h.team_size, 1);
         EXPECT_EQ(h.row_threads, 1);
         // Slices of 4, 8 or 16 rows are SIMD vectors on hosts.
         EXPECT_EQ(h.vector_length, b == 8 ? 8 : 1) << b;
+        EXPECT_EQ(h.form, b == 8 ? tuning::LaunchForm::host_simd
+                                 : tuning::LaunchForm::thread_per_row)
+            << b;
       }
     }
   }

@@ -82,7 +82,7 @@ TEST(BuiltinProfile, HostGetsTheHostDefaults) {
   EXPECT_EQ(p.team_threads, 1);
   EXPECT_EQ(p.rows_per_team, 256);
   EXPECT_EQ(p.entries_per_thread, 0);  // an equal share per thread (issue 15)
-  EXPECT_EQ(p.merge_path_items, 0);    // tiles per thread by the rule (select.hpp)
+  EXPECT_EQ(p.merge_path_items, 0);    // tiles per thread by the rule (select_csr.hpp)
   EXPECT_EQ(p.csrk_k, 2);
   EXPECT_EQ(p.csrk_model, "none");
   EXPECT_EQ(p.csrk_super_row_size, 96);

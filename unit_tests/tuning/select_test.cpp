@@ -170,6 +170,37 @@ TEST(SelectCsr, AutomaticOnHostsCutsTilesByTheCache) {
             100);
 }
 
+// GPU merge_path: the selector decides the form from the longest row. With
+// tiles of 256 items (32 lanes x 8) a row of L nonzeros spans at most
+// ceil((L + 1) / 256) tiles, so rows up to 8191 finish in the tile kernel
+// (32 tiles, one warp's worth) and longer ones take the fixup launch; the
+// launch prints its form and the rule says why. Hosts have no second launch.
+TEST(SelectCsr, MergePathFormFromTheLongestRow) {
+  const DeviceProfile gpu = fake_gpu_profile();
+  for (const auto& [longest, form] :
+       {std::pair{std::int64_t(0), tuning::LaunchForm::one_launch},
+        std::pair{std::int64_t(8191), tuning::LaunchForm::one_launch},
+        std::pair{std::int64_t(8192), tuning::LaunchForm::with_fixup},
+        std::pair{std::int64_t(2000000), tuning::LaunchForm::with_fixup}}) {
+    const MatrixStats st = stats_of(1000, longest, longest > 0 ? 5.0 : 0.0);
+    const SpmvPolicy p = tuning::select(st, gpu, csr::merge_path{});
+    EXPECT_EQ(only_launch(p).form, form) << longest;
+    EXPECT_EQ(tuning::merge_path_in_one_launch(st, gpu), form == tuning::LaunchForm::one_launch);
+    EXPECT_NE(p.str().find(std::string("form=") + tuning::form_name(form)), std::string::npos)
+        << p.str();
+    EXPECT_NE(p.rule.find(form == tuning::LaunchForm::one_launch ? "in the tile kernel"
+                                                                 : "by a fixup launch"),
+              std::string::npos)
+        << p.rule;
+  }
+  // A longest row unknown (none recorded for a matrix with entries): the fixup.
+  EXPECT_EQ(only_launch(tuning::select(stats_of(10, 0, 3.0), gpu, csr::merge_path{})).form,
+            tuning::LaunchForm::with_fixup);
+  const SpmvPolicy h = tuning::select(stats_of(1000, 20000, 5.0), host_profile(), csr::merge_path{});
+  EXPECT_EQ(only_launch(h).form, tuning::LaunchForm::single);
+  EXPECT_EQ(h.str().find("form="), std::string::npos) << h.str();
+}
+
 // 003 Alg. 3 on NVIDIA: a row longer than 1024 takes the balanced cases:
 // merge_path from 2e5 nonzeros or where it runs in one launch (no row
 // longer than 8191 for tiles of 256 items: at most 32 tiles end inside
@@ -179,7 +210,7 @@ TEST(SelectCsr, AutomaticOnHostsCutsTilesByTheCache) {
 // is longer than 20 and there are fewer than 1e6 nonzeros, and classical
 // under 2e5 nonzeros with no row longer than 256 (003's 1e6-nonzero limit
 // dropped, basic, the fill and the row limits added after the H200
-// measurements in select.hpp); AMD: 1e8 nonzeros and 768, load_balance.
+// measurements in select_csr_automatic.hpp); AMD: 1e8 nonzeros and 768, load_balance.
 TEST(SelectCsr, AutomaticFollows003Alg3) {
   const DeviceProfile gpu = fake_gpu_profile();
   DeviceProfile amd = gpu;
@@ -413,7 +444,9 @@ TEST(SelectSellp, WholeSlicesPerTeamThreadsPerRowFromTheStrideFactor) {
     EXPECT_EQ(only_launch(g).row_threads, 1) << b;
     EXPECT_EQ(only_launch(g).team_size, 128 / lanes) << b;
     EXPECT_EQ(only_launch(g).rows_per_team, 128 / lanes * b) << b;
+    EXPECT_EQ(only_launch(g).form, tuning::LaunchForm::thread_per_row) << b;
     const SpmvPolicy h = tuning::select(MatrixStats{}, host, sellp::slices{}, b, 1);
+    EXPECT_EQ(only_launch(h).form, tuning::LaunchForm::thread_per_row) << b;
     EXPECT_EQ(only_launch(h).team_size, 1) << b;
     EXPECT_EQ(only_launch(h).vector_length, 1) << b;
     EXPECT_EQ(only_launch(h).rows_per_team, b) << b;
@@ -423,6 +456,11 @@ TEST(SelectSellp, WholeSlicesPerTeamThreadsPerRowFromTheStrideFactor) {
   EXPECT_EQ(sell8.vector_length, 8);
   EXPECT_EQ(sell8.row_threads, 8);
   EXPECT_EQ(sell8.team_size, 16);
+  EXPECT_EQ(sell8.form, tuning::LaunchForm::column_groups);
+  EXPECT_NE(sell8.str().find("form=column_groups"), std::string::npos) << sell8.str();
+  // Hosts: slices of 8 rows are one SIMD vector each.
+  EXPECT_EQ(only_launch(tuning::select(MatrixStats{}, host, sellp::slices{}, 8, 1)).form,
+            tuning::LaunchForm::host_simd);
   // t is capped so a team stays within 1024 threads.
   EXPECT_EQ(only_launch(tuning::select(MatrixStats{}, gpu, sellp::slices{}, 64, 64)).row_threads,
             32);

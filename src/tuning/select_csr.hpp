@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// tuning::select for the CSR kernels: basic, classical, load_balance and
+// merge_path. The merge_path selector also decides whether GPU tiles
+// finish their split rows in one launch or take the fixup launch.
+#pragma once
+
+#include "launch_shapes.hpp"
+#include "strategy.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+namespace kobalt::tuning {
+
+/// CSR basic: one thread per row (003 "basic").
+inline SpmvPolicy select(const MatrixStats&, const DeviceProfile& profile, csr::basic) {
+  return detail::policy(profile, "csr", "basic", {row_launch(profile, 1, "rows")},
+                        "one thread per row (003 basic)");
+}
+
+/// CSR classical's subwarp: the largest power of two <= the longest row, at
+/// most the warp (003 §3.2, Alg. 2).
+inline int classical_subwarp(const MatrixStats& stats, const DeviceProfile& profile) {
+  return floor_pow2_capped(stats.max_row_nnz, std::max(profile.warp_width, 1));
+}
+
+/// CSR classical: a subwarp per row (classical_subwarp).
+inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile, csr::classical) {
+  const int lanes = classical_subwarp(stats, profile);
+  return detail::policy(profile, "csr", "classical", {row_launch(profile, lanes, "rows")},
+                        "subwarp = largest power of two <= longest row " +
+                            std::to_string(stats.max_row_nnz) + ", at most the warp " +
+                            std::to_string(profile.warp_width) + " (003 Alg. 2)");
+}
+
+/// CSR load_balance: equal chunks of nonzeros per warp (000 §3.3 CSR-I,
+/// sized as 000 §3.2.2's COO).
+inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
+                         csr::load_balance) {
+  return detail::policy(profile, "csr", "load_balance",
+                        {warp_chunk_launch(stats, profile, "chunks")},
+                        detail::chunk_rule(stats, profile));
+}
+
+/// Host merge_path: tiles per thread, handed out dynamically
+/// (kernels/csr_merge_path.hpp). Equal rows + nonzeros are not equal time (the
+/// x gathers hit different cache levels), so a static split loses where the
+/// matrix streams from memory; where it fits the caches, one tile per thread
+/// keeps each core's hold on its own part between calls. So: 16 tiles per
+/// thread when 8 bytes per nonzero (fp32/int32, the least a CSR entry
+/// takes) exceed the last-level cache, else one (docs/sources.md: "host_tiles_per_thread").
+inline constexpr int host_tiles_per_thread = 16;
+/// The smallest host tile while there are more tiles than threads: long
+/// enough that OpenMP's hand-out of a tile (an estimate, not measured) is
+/// noise beside its walk (docs/sources.md: "host_min_tile_items").
+inline constexpr std::int64_t host_min_tile_items = 16384;
+
+namespace detail {
+/// Whether GPU merge_path with launch `s` finishes every split row in the
+/// tile kernel: a row of L nonzeros is L + 1 merge-path items, so at most
+/// ceil((L + 1) / tile) tiles end inside it. Unknown row lengths (none
+/// recorded for a matrix with entries) take the fixup launch.
+inline bool merge_path_fits_one_launch(const MatrixStats& stats, const LaunchShape& s) {
+  const std::int64_t width = s.vector_length, tile = s.entries_per_thread * width;
+  if (width <= 1 || tile < 1 || (stats.max_row_nnz == 0 && stats.nnz > 0)) return false;
+  return (stats.max_row_nnz + tile) / tile <= merge_path_one_launch_runs * width;
+}
+}  // namespace detail
+
+/// CSR merge_path: tiles of merge_path_items items per lane, one tile per
+/// warp of the profile's warp width, team_threads / W warps per team; the
+/// rows split between tiles finish in the tile kernel while the longest row
+/// allows it (LaunchForm::one_launch), else in a fixup launch (with_fixup).
+/// Hosts: one thread walks a tile; for a matrix beyond the last-level
+/// cache host_tiles_per_thread tiles per thread of at least
+/// host_min_tile_items (never fewer tiles than threads), else one tile per
+/// thread; a profile's merge_path_items fixes the tile instead. The calling
+/// thread finishes the split rows (no second launch).
+inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
+                         csr::merge_path) {
+  LaunchShape s;
+  s.part = "tiles";
+  std::string rule;
+  if (profile.gpu) {
+    s.vector_length = std::max(profile.warp_width, 1);
+    s.team_size = std::max(1, profile.team_threads / s.vector_length);
+    s.entries_per_thread = std::max(profile.merge_path_items, 1);
+    rule = "tiles of " + std::to_string(s.entries_per_thread * s.vector_length) +
+           " rows + nonzeros per warp (device profile)";
+  } else {
+    const std::int64_t items = std::max<std::int64_t>(stats.rows + stats.nnz, 1);
+    const std::int64_t threads = std::max(profile.compute_units, 1);
+    const auto share = [&](std::int64_t parts) { return (items + parts - 1) / parts; };
+    const bool streams = profile.l2_bytes > 0 &&
+                         static_cast<std::uint64_t>(stats.nnz) * 8 > profile.l2_bytes;
+    s.entries_per_thread = profile.merge_path_items > 0 ? profile.merge_path_items
+                           : streams ? std::max(share(threads * host_tiles_per_thread),
+                                                std::min(host_min_tile_items, share(threads)))
+                                     : share(threads);
+    const std::int64_t tiles = share(s.entries_per_thread);
+    rule = profile.merge_path_items > 0
+               ? "tiles of " + std::to_string(s.entries_per_thread) +
+                     " rows + nonzeros per thread (device profile)"
+           : tiles > threads
+               ? std::to_string(tiles) + " tiles of rows + nonzeros for " +
+                     std::to_string(threads) +
+                     " threads, handed out dynamically (matrix beyond the last-level cache)"
+               : "one tile of equal rows + nonzeros per thread, " + std::to_string(threads) +
+                     " threads (static partition; " +
+                     (streams ? "too few items for more tiles)"
+                              : "the matrix fits the last-level cache)");
+  }
+  SpmvPolicy p = detail::policy(profile, "csr", "merge_path", {s},
+                                "merge path (Merrill & Garland): " + rule);
+  if (profile.gpu) {
+    // Decided on the launch as fitted to the backend: its tile is the one that runs.
+    LaunchShape& l = p.launches.at(0);
+    const std::int64_t tile = l.entries_per_thread * l.vector_length;
+    const std::int64_t most = merge_path_one_launch_runs * l.vector_length;
+    if (detail::merge_path_fits_one_launch(stats, l)) {
+      l.form = LaunchForm::one_launch;
+      p.rule += "; split rows finished in the tile kernel: the longest row " +
+                std::to_string(stats.max_row_nnz) + " spans at most " +
+                std::to_string((stats.max_row_nnz + tile) / tile) + " tiles <= " +
+                std::to_string(most);
+    } else {
+      l.form = LaunchForm::with_fixup;
+      p.rule += "; split rows finished by a fixup launch: the longest row " +
+                std::to_string(stats.max_row_nnz) + " may span more than " +
+                std::to_string(most) + " tiles";
+    }
+  }
+  return p;
+}
+
+/// Whether GPU merge_path runs in one launch for every matrix with these
+/// statistics, with the tiles its selector above gives.
+inline bool merge_path_in_one_launch(const MatrixStats& stats, const DeviceProfile& profile) {
+  return select(stats, profile, csr::merge_path{}).launches.at(0).form == LaunchForm::one_launch;
+}
+
+}  // namespace kobalt::tuning
