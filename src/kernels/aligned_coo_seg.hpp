@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// AlignedCoo's seg kernel (004 §IV-D, Fig. 4). An apply (plan/dispatch.hpp)
-// runs this kernel, which applies beta, then the flat part (atomics, or
-// coo::load_balance); the launches run in order on one execution space
-// instance, so they never overlap.
+// AlignedCoo's seg kernel (004 §IV-D, Fig. 4) and the records of both
+// ALIGNED_COO strategies, which run it with the flat part (atomics, or
+// coo::load_balance) in either order; the launches run in order on one
+// execution space instance, so they never overlap.
 //
 // Beta in the same launch (two launches instead of three):
 // a row of the seg part lives in one lane as one run, so its thread stores
@@ -28,6 +28,9 @@
 
 #include "../range.hpp"
 #include "common.hpp"
+#include "coo_load_balance.hpp"
+#include "coo_segmented.hpp"
+#include "strategy_kernel.hpp"
 #include "../formats/aligned_coo.hpp"
 #include "../tuning/policy.hpp"
 
@@ -171,5 +174,63 @@ void aligned_coo_seg(const ExecutionSpace& exec, const tuning::LaunchShape& s,
     });
   });
 }
+
+/// aligned_coo::seg_then_flat, 004 §IV-D: the seg kernel, which applies
+/// beta to every row (its own rows as it stores them, the others from the
+/// handle's list), then the flat part with 000 Alg. 1's atomics: two launches.
+template <>
+struct strategy_kernel<aligned_coo::seg_then_flat> {
+  /// The rows outside the seg part, which its seg launch scales by beta;
+  /// only read by applies, so theirs may overlap.
+  template <class Matrix>
+  using workspace = Kokkos::View<typename Matrix::index_type*, typename Matrix::memory_space>;
+  /// The list, made on `exec`.
+  template <class E, class Matrix>
+  static workspace<Matrix> make_workspace(const E& exec, const Matrix& a,
+                                          const tuning::SpmvPolicy&) {
+    return rows_outside_seg(exec, a);
+  }
+  /// The seg launch, then the flat launch.
+  template <class E, class V, class I, class D, class X, class Y, class W>
+  static void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace,
+                  typename Y::non_const_value_type alpha, const AlignedCoo<V, I, D>& a,
+                  const X& x, typename Y::non_const_value_type beta, const Y& y) {
+    aligned_coo_seg(exec, p.launches.at(0), kernel_label("aligned_coo", "seg"), alpha, a, x, beta,
+                    y, workspace);
+    coo_segmented(exec, p.launches.at(1), kernel_label("aligned_coo", "flat"), alpha,
+                  a.flat().row_indices(), a.flat().col_indices(), a.flat().values(), x, y);
+  }
+};
+
+/// aligned_coo::flat_then_seg: the flat part as coo::load_balance writes
+/// every row (beta applied; with no flat entries y is only scaled), then the
+/// seg kernel adds its rows with plain adds (one thread per row).
+template <>
+struct strategy_kernel<aligned_coo::flat_then_seg> {
+  /// The flat part's partial sums (coo::load_balance's), none without flat entries.
+  template <class Matrix>
+  using workspace = strategy_kernel<coo::load_balance>::workspace<Matrix>;
+  /// Chunks of the flat launch's length.
+  template <class E, class Matrix>
+  static workspace<Matrix> make_workspace(const E& exec, const Matrix& a,
+                                          const tuning::SpmvPolicy& policy) {
+    return strategy_kernel<coo::load_balance>::for_part(exec, a.flat(), policy.launches.at(0));
+  }
+  /// The flat launch (or the scaling), then the seg launch.
+  template <class E, class V, class I, class D, class X, class Y, class W>
+  static void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace,
+                  typename Y::non_const_value_type alpha, const AlignedCoo<V, I, D>& a,
+                  const X& x, typename Y::non_const_value_type beta, const Y& y) {
+    using scalar = typename Y::non_const_value_type;
+    if (a.flat().nnz() > 0)
+      coo_load_balance(exec, p.launches.at(0), kernel_label("aligned_coo", "flat"), alpha,
+                       a.flat(), x, beta, y, workspace);
+    else
+      scale(exec, beta, y);
+    // Adds: no rows to scale.
+    aligned_coo_seg(exec, p.launches.at(1), kernel_label("aligned_coo", "seg"), alpha, a, x,
+                    scalar(1), y, Kokkos::View<I*, typename D::memory_space>());
+  }
+};
 
 }  // namespace kobalt::detail

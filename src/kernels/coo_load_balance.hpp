@@ -14,6 +14,7 @@
 
 #include "../range.hpp"
 #include "common.hpp"
+#include "strategy_kernel.hpp"
 #include "load_balance_chunks.hpp"
 #include "../formats/coo.hpp"
 #include "../tuning/policy.hpp"
@@ -156,5 +157,35 @@ void coo_load_balance(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                                        p.parts.chunks};
   load_balance_chunks(exec, s, label, alpha, rows, a.col_indices(), a.values(), x, beta, y, p.parts);
 }
+
+/// coo::load_balance: the handle keeps the split rows' partial sums.
+template <>
+struct strategy_kernel<coo::load_balance> {
+  /// Partial sums and the rows without entries.
+  template <class Matrix>
+  using workspace = CooLoadBalance<typename Matrix::index_type, typename Matrix::memory_space,
+                                   workspace_scalar<Matrix>>;
+  /// Chunks of the policy's launch length.
+  template <class E, class Matrix>
+  static workspace<Matrix> make_workspace(const E& exec, const Matrix& a,
+                                          const tuning::SpmvPolicy& policy) {
+    return make_coo_load_balance(exec, a, chunk_entries(policy.launches.at(0)));
+  }
+  /// The workspace of the COO part of another format (Hybrid's, ALIGNED_COO's
+  /// flat part) run by launch `l`: none when the part holds no entries.
+  template <class E, class Part>
+  static workspace<Part> for_part(const E& exec, const Part& part, const tuning::LaunchShape& l) {
+    if (part.nnz() == 0) return {};
+    return make_coo_load_balance(exec, part, chunk_entries(l));
+  }
+  /// One launch: beta is applied by the chunks.
+  template <class E, class V, class I, class D, class X, class Y, class W>
+  static void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace,
+                  typename Y::non_const_value_type alpha, const Coo<V, I, D>& a, const X& x,
+                  typename Y::non_const_value_type beta, const Y& y) {
+    coo_load_balance(exec, p.launches.at(0), kernel_label("coo", "load_balance"), alpha, a, x,
+                     beta, y, workspace);
+  }
+};
 
 }  // namespace kobalt::detail

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "common.hpp"
+#include "strategy_kernel.hpp"
 #include "../arch/arch.hpp"
 #include "../errors.hpp"
 #include "../tuning/policy.hpp"
@@ -149,5 +150,20 @@ void coo_segmented(const ExecutionSpace& exec, const tuning::LaunchShape& s,
     });
   });
 }
+
+/// coo::segmented: 000 §3.1: y is scaled first (the kernel only adds),
+/// unless beta == 1.
+template <>
+struct strategy_kernel<coo::segmented> : without_workspace {
+  /// The scaling, then one launch.
+  template <class E, class V, class I, class D, class X, class Y, class W>
+  static void run(const E& exec, const tuning::SpmvPolicy& p, const W&,
+                  typename Y::non_const_value_type alpha, const Coo<V, I, D>& a, const X& x,
+                  typename Y::non_const_value_type beta, const Y& y) {
+    scale(exec, beta, y);
+    coo_segmented(exec, p.launches.at(0), kernel_label("coo", "segmented"), alpha, a.row_indices(),
+                  a.col_indices(), a.values(), x, y);
+  }
+};
 
 }  // namespace kobalt::detail

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "common.hpp"
+#include "strategy_kernel.hpp"
 #include "row_reduce.hpp"
 #include "../formats/csr.hpp"
 #include "../tuning/policy.hpp"
@@ -70,5 +71,25 @@ void csr_basic_classical(const ExecutionSpace& exec, const tuning::LaunchShape& 
     });
   });
 }
+
+/// The records of csr::basic (one thread per row) and csr::classical (a
+/// subwarp per row): one launch of the row kernel, labelled by the tag's name.
+template <class Strategy>
+struct csr_rows_kernel : without_workspace {
+  /// One launch.
+  template <class E, class V, class I, class D, class O, class X, class Y, class W>
+  static void run(const E& exec, const tuning::SpmvPolicy& p, const W&,
+                  typename Y::non_const_value_type alpha, const Csr<V, I, D, O>& a, const X& x,
+                  typename Y::non_const_value_type beta, const Y& y) {
+    csr_basic_classical(exec, p.launches.at(0), kernel_label("csr", Strategy::name), alpha, a, x,
+                        beta, y);
+  }
+};
+/// csr::basic: one thread per row.
+template <>
+struct strategy_kernel<csr::basic> : csr_rows_kernel<csr::basic> {};
+/// csr::classical: a subwarp per row.
+template <>
+struct strategy_kernel<csr::classical> : csr_rows_kernel<csr::classical> {};
 
 }  // namespace kobalt::detail

@@ -10,6 +10,7 @@
 
 #include "../range.hpp"
 #include "common.hpp"
+#include "strategy_kernel.hpp"
 #include "load_balance_chunks.hpp"
 #include "../arch/arch.hpp"
 #include "../errors.hpp"
@@ -143,5 +144,27 @@ void csr_load_balance(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                CsrRowWalk<row_ptr_view, Index>{a.row_ptr(), p.first_row.data()},
                a.col_indices(), a.values(), x, beta, y, p.parts);
 }
+
+/// csr::load_balance: the handle keeps the chunk partition.
+template <>
+struct strategy_kernel<csr::load_balance> {
+  /// Partition and partial sums.
+  template <class Matrix>
+  using workspace = CsrLoadBalance<typename Matrix::memory_space, workspace_scalar<Matrix>>;
+  /// Chunks of the policy's launch length.
+  template <class E, class Matrix>
+  static workspace<Matrix> make_workspace(const E& exec, const Matrix& a,
+                                          const tuning::SpmvPolicy& policy) {
+    return make_csr_load_balance(exec, a, chunk_entries(policy.launches.at(0)));
+  }
+  /// One launch.
+  template <class E, class V, class I, class D, class O, class X, class Y, class W>
+  static void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace,
+                  typename Y::non_const_value_type alpha, const Csr<V, I, D, O>& a, const X& x,
+                  typename Y::non_const_value_type beta, const Y& y) {
+    csr_load_balance(exec, p.launches.at(0), kernel_label("csr", "load_balance"), alpha, a, x,
+                     beta, y, workspace);
+  }
+};
 
 }  // namespace kobalt::detail

@@ -46,6 +46,7 @@
 
 #include "../range.hpp"
 #include "common.hpp"
+#include "strategy_kernel.hpp"
 #include "csr_merge_path_host.hpp"
 #include "finish_split_rows.hpp"
 #include "../arch/arch.hpp"
@@ -645,5 +646,28 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
     });
   });
 }
+
+/// csr::merge_path: the handle keeps the tile starts.
+template <>
+struct strategy_kernel<csr::merge_path> {
+  /// Tile starts and carries.
+  template <class Matrix>
+  using workspace = CsrMergePath<typename Matrix::memory_space, workspace_scalar<Matrix>>;
+  /// Tiles of the policy's launch length.
+  template <class E, class Matrix>
+  static workspace<Matrix> make_workspace(const E& exec, const Matrix& a,
+                                          const tuning::SpmvPolicy& policy) {
+    const auto& l = policy.launches.at(0);
+    return make_csr_merge_path(exec, a, chunk_entries(l), l.form);
+  }
+  /// The tile kernel, and the fixup where the tiles need one.
+  template <class E, class V, class I, class D, class O, class X, class Y, class W>
+  static void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace,
+                  typename Y::non_const_value_type alpha, const Csr<V, I, D, O>& a, const X& x,
+                  typename Y::non_const_value_type beta, const Y& y) {
+    csr_merge_path(exec, p.launches.at(0), kernel_label("csr", "merge_path"), alpha, a, x, beta, y,
+                   workspace);
+  }
+};
 
 }  // namespace kobalt::detail

@@ -27,6 +27,7 @@
 #include "../range.hpp"
 #include "common.hpp"
 #include "row_reduce.hpp"
+#include "strategy_kernel.hpp"
 #include "../errors.hpp"
 #include "../formats/csrk.hpp"
 #include "../tuning/policy.hpp"
@@ -187,5 +188,28 @@ void csrk_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
     });
   });
 }
+
+/// csrk::groups: a permuted CsrK keeps room for P x of a rank-1 apply.
+template <>
+struct strategy_kernel<csrk::groups> {
+  /// a.cols() values for a permuted CsrK, empty otherwise.
+  template <class Matrix>
+  using workspace = workspace_view<Matrix>;
+  /// Allocated (not filled) on `exec` where the matrix is permuted.
+  template <class E, class Matrix>
+  static workspace<Matrix> make_workspace(const E& exec, const Matrix& a,
+                                          const tuning::SpmvPolicy&) {
+    if (!a.is_permuted()) return {};
+    return workspace<Matrix>(compat::uninitialized(exec, "kobalt::workspace"),
+                             static_cast<std::size_t>(a.cols()));
+  }
+  /// One launch (after the gather of a permuted CsrK).
+  template <class E, class V, class I, class D, class X, class Y, class W>
+  static void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace,
+                  typename Y::non_const_value_type alpha, const CsrK<V, I, D>& a, const X& x,
+                  typename Y::non_const_value_type beta, const Y& y) {
+    csrk_groups(exec, p.launches.at(0), alpha, a, x, beta, y, workspace);
+  }
+};
 
 }  // namespace kobalt::detail

@@ -15,6 +15,7 @@
 
 #include "ell_rows.hpp"
 #include "ell_sellp_column_groups.hpp"
+#include "strategy_kernel.hpp"
 #include "../formats/ell.hpp"
 #include "../tuning/policy.hpp"
 
@@ -43,5 +44,18 @@ void ell_column_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
   ell_sellp_column_groups(exec, s, label, alpha, blocks, rows, b, (rows + b - 1) / b,
               s.row_parts > 1 ? s.row_parts : 1, a.col_indices(), a.values(), x, beta, y);
 }
+
+/// ell::column_groups: groups of threads over one slot column.
+template <>
+struct strategy_kernel<ell::column_groups> : without_workspace {
+  /// One launch.
+  template <class E, class V, class I, class D, class X, class Y, class W>
+  static void run(const E& exec, const tuning::SpmvPolicy& p, const W&,
+                  typename Y::non_const_value_type alpha, const Ell<V, I, D>& a, const X& x,
+                  typename Y::non_const_value_type beta, const Y& y) {
+    ell_column_groups(exec, p.launches.at(0), kernel_label("ell", "column_groups"), alpha, a, x,
+                      beta, y);
+  }
+};
 
 }  // namespace kobalt::detail

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "common.hpp"
+#include "strategy_kernel.hpp"
 #include "row_reduce.hpp"
 #include "ell_sellp_thread_per_row.hpp"
 #include "../formats/ell.hpp"
@@ -94,5 +95,17 @@ void ell_rows(const ExecutionSpace& exec, const tuning::LaunchShape& s, const st
     });
   });
 }
+
+/// ell::rows: a subwarp (or several) per row.
+template <>
+struct strategy_kernel<ell::rows> : without_workspace {
+  /// One launch.
+  template <class E, class V, class I, class D, class X, class Y, class W>
+  static void run(const E& exec, const tuning::SpmvPolicy& p, const W&,
+                  typename Y::non_const_value_type alpha, const Ell<V, I, D>& a, const X& x,
+                  typename Y::non_const_value_type beta, const Y& y) {
+    ell_rows(exec, p.launches.at(0), kernel_label("ell", "rows"), alpha, a, x, beta, y);
+  }
+};
 
 }  // namespace kobalt::detail

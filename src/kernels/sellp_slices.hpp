@@ -17,9 +17,11 @@
 #include "ell_sellp_column_groups.hpp"
 #include "ell_sellp_thread_per_row.hpp"
 #include "sellp_slices_host.hpp"
+#include "strategy_kernel.hpp"
 #include "../errors.hpp"
 #include "../formats/sellp.hpp"
 #include "../tuning/policy.hpp"
+#include "../tuning/strategy.hpp"
 
 #include <cstdint>
 #include <string>
@@ -77,5 +79,17 @@ void sellp_slices(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                               "' is no SELL-P body (thread_per_row, column_groups, host_simd)");
   }
 }
+
+/// sellp::slices: whole slices per team, nothing kept between applies.
+template <>
+struct strategy_kernel<sellp::slices> : without_workspace {
+  /// One launch.
+  template <class E, class V, class I, class D, class X, class Y, class W>
+  static void run(const E& exec, const tuning::SpmvPolicy& p, const W&,
+                  typename Y::non_const_value_type alpha, const Sellp<V, I, D>& a, const X& x,
+                  typename Y::non_const_value_type beta, const Y& y) {
+    sellp_slices(exec, p.launches.at(0), kernel_label("sellp", "slices"), alpha, a, x, beta, y);
+  }
+};
 
 }  // namespace kobalt::detail

@@ -125,7 +125,8 @@ class SpmvHandle {
   using execution_space = ExecutionSpace;    ///< where setup and applies run
   /// The format's kernel strategies (a std::variant, tuning/strategy.hpp).
   using strategy_type = typename tuning::format_strategy<Matrix>::type;
-  /// Partitions and scratch the kernel keeps between applies.
+  /// Partitions and scratch the kernel keeps between applies: a variant
+  /// indexed like strategy_type, holding the running strategy's record's.
   using workspace_type = detail::Workspace<Matrix>;
   /// The Csr that op(A) is held in for the modes T, C and H.
   using op_matrix_type = Csr<typename Matrix::value_type, typename Matrix::index_type,
@@ -215,7 +216,7 @@ class SpmvHandle {
   /// Partitions and scratch kept between applies.
   const workspace_type& workspace() const { return workspace_; }
   /// Device bytes the workspace holds.
-  std::size_t workspace_bytes() const { return workspace_.bytes(); }
+  std::size_t workspace_bytes() const { return detail::workspace_bytes(workspace_); }
 
   /// True when a rank-2 apply with `columns` right-hand sides of
   /// `value_bytes`-byte values gathers x from a row-major copy

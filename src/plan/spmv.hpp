@@ -150,9 +150,10 @@ void spmv(const ExecutionSpace& exec, const SpmvHandle<Matrix, HandleSpace>& han
 /// knows without a pass over it (tuning::summary_stats) and the cached device
 /// profile, with `strategy` (default: the format's first), then dispatches
 /// like spmv with a handle. For repeated products build a handle once
-/// (make_handle) instead; a permuted CsrK and CSR load_balance and
-/// merge_path (which csr::automatic picks for skewed matrices) allocate and
-/// fill their workspace on every call here, and rank-2 x is never copied
+/// (make_handle) instead; a strategy whose record keeps a workspace (a
+/// permuted CsrK, CSR load_balance and merge_path, which csr::automatic
+/// picks for skewed matrices, the load_balance COO parts, ALIGNED_COO's
+/// row list) builds it on every call here, and rank-2 x is never copied
 /// row-major (the handle's stages_x_rows() needs the row statistics).
 template <class ExecutionSpace, class Matrix, class XView, class YView,
           class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
@@ -172,13 +173,9 @@ void spmv(const ExecutionSpace& exec, typename YView::const_value_type alpha, co
   const auto& profile = tuning::cached_profile_of(exec);
   const auto resolved = tuning::resolve(stats, profile, strategy);
   const auto policy = detail::policy_for(stats, profile, a, resolved);
-  if constexpr (detail::may_need_workspace<Matrix>) {
-    detail::dispatch(exec, resolved, policy, detail::make_workspace(exec, a, resolved, policy),
-                     alpha, a, x, beta, y);
-  } else {
-    // No allocation on the per-call path: the other kernels take no workspace.
-    detail::dispatch(exec, resolved, policy, detail::no_workspace{}, alpha, a, x, beta, y);
-  }
+  // Records that keep nothing allocate nothing here (detail::without_workspace).
+  detail::dispatch(exec, resolved, policy, detail::make_workspace(exec, a, resolved, policy), alpha,
+                   a, x, beta, y);
 }
 
 /// spmv on the default instance of the matrix's execution space.

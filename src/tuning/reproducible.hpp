@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Reproducible results: which kernels add their partial sums into
-// y in a fixed order, and the choice a handle makes when asked for the same
-// bits on every run (make_handle(exec, A, kobalt::reproducible)).
+// y in a fixed order (what each strategy tag declares, tuning/strategy.hpp),
+// and the choice a handle makes when asked for the same bits on every run
+// (make_handle(exec, A, kobalt::reproducible)).
 //
 // A kernel's summation order is fixed when no two threads add into one entry
 // of y at run time: every kernel without atomics on y. The launch shapes
@@ -18,7 +19,9 @@
 #include "policy.hpp"
 #include "strategy.hpp"
 
+#include <cstddef>
 #include <string>
+#include <utility>
 #include <variant>
 
 namespace kobalt {
@@ -37,42 +40,40 @@ namespace tuning {
 
 // ---- which strategies add in a fixed order ----------------------------------
 
-/// True for strategies without atomics on y. ELL's are fixed-order with one
-/// part per row, which the policy decides (splits_rows).
+/// What the strategy's tag declares (tuning/strategy.hpp): true for
+/// strategies without atomics on y. ELL's are fixed-order with one part per
+/// row, which the policy decides (splits_rows).
 template <class Strategy>
 constexpr bool fixed_order(Strategy) {
-  return true;
+  static_assert(declares_facts<Strategy>::value);
+  return Strategy::fixed_order;
 }
-/// The strategies that add into y with atomics.
-constexpr bool fixed_order(coo::segmented) { return false; }
-constexpr bool fixed_order(hybrid::ell_then_coo) { return false; }  ///< Adds with atomics.
-constexpr bool fixed_order(aligned_coo::seg_then_flat) { return false; }  ///< Adds with atomics.
 /// Whether the strategy a variant holds adds in a fixed order.
 template <class... Strategies>
 bool fixed_order(const std::variant<Strategies...>& s) {
   return std::visit([](auto v) { return fixed_order(v); }, s);
 }
 
+/// Index of the first alternative of a strategy variant that adds in a
+/// fixed order (the variant's size when none does).
+template <class... Strategies>
+constexpr std::size_t first_fixed_order(const std::variant<Strategies...>*) {
+  const bool fixed[] = {fixed_order(Strategies{})...};
+  std::size_t i = 0;
+  while (i < sizeof...(Strategies) && !fixed[i]) ++i;
+  return i;
+}
+
 /// The strategy kobalt::reproducible picks when none is given: the format's
-/// default where that is fixed-order, its fixed-order alternative otherwise.
+/// first alternative that adds in a fixed order by its tag (COO
+/// load_balance, Hybrid ell_then_load_balance, ALIGNED_COO flat_then_seg,
+/// the default elsewhere).
 template <class Strategy>
 Strategy reproducible_strategy() {
-  return Strategy{};
-}
-/// COO: load_balance.
-template <>
-inline coo::strategy reproducible_strategy<coo::strategy>() {
-  return coo::load_balance{};
-}
-/// Hybrid: ell_then_load_balance.
-template <>
-inline hybrid::strategy reproducible_strategy<hybrid::strategy>() {
-  return hybrid::ell_then_load_balance{};
-}
-/// ALIGNED_COO: flat_then_seg.
-template <>
-inline aligned_coo::strategy reproducible_strategy<aligned_coo::strategy>() {
-  return aligned_coo::flat_then_seg{};
+  constexpr std::size_t i = first_fixed_order(static_cast<const Strategy*>(nullptr));
+  static_assert(i < std::variant_size_v<Strategy>,
+                "kobalt::reproducible: the format needs a strategy that adds in a fixed order");
+  return Strategy(std::in_place_index<i>);
 }
 
 /// `s` if it adds in a fixed order; throws invalid_parameter naming the

@@ -59,7 +59,7 @@ inline std::pair<LaunchShape, std::string> atomic_chunks(const MatrixStats& stat
 /// COO: 000 Alg. 1's warp chunks.
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile, coo::segmented) {
   auto [s, rule] = detail::atomic_chunks(stats, profile, "chunks");
-  return detail::policy(profile, "coo", "segmented", {s}, std::move(rule));
+  return detail::policy(profile, "coo", coo::segmented::name, {s}, std::move(rule));
 }
 
 /// COO load_balance: the same warp chunks, combined without atomics. Each
@@ -72,7 +72,7 @@ inline constexpr int combined_chunks_omega_cap = 8;
 /// combined_chunks_omega_cap.
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                          coo::load_balance) {
-  return detail::policy(profile, "coo", "load_balance",
+  return detail::policy(profile, "coo", coo::load_balance::name,
                         {warp_chunk_launch(stats, profile, "chunks", combined_chunks_omega_cap)},
                         detail::chunk_rule(stats, profile, combined_chunks_omega_cap));
 }
@@ -85,7 +85,7 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
   MatrixStats coo = stats;
   coo.nnz = coo_nnz;
   const auto [c, coo_rule] = detail::atomic_chunks(coo, profile, "coo");
-  return detail::policy(profile, "hybrid", "ell_then_coo",
+  return detail::policy(profile, "hybrid", hybrid::ell_then_coo::name,
                         {detail::ell_launch(profile, stats.rows, ell_width, "ell"), c},
                         "ELL part by 000 Alg. 4 (width " + std::to_string(ell_width) +
                             "), COO part: " + coo_rule);
@@ -99,7 +99,7 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
   MatrixStats coo = stats;
   coo.nnz = coo_nnz;
   return detail::policy(
-      profile, "hybrid", "ell_then_load_balance",
+      profile, "hybrid", hybrid::ell_then_load_balance::name,
       {detail::ell_launch(profile, stats.rows, ell_width, "ell"),
        warp_chunk_launch(coo, profile, "coo", combined_chunks_omega_cap)},
       "ELL part by 000 Alg. 4 (width " + std::to_string(ell_width) +
@@ -115,7 +115,7 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
   MatrixStats flat = stats;
   flat.nnz = flat_nnz;
   const auto [f, flat_rule] = detail::atomic_chunks(flat, profile, "flat");
-  return detail::policy(profile, "aligned_coo", "seg_then_flat", {row_launch(profile, 1, "seg"), f},
+  return detail::policy(profile, "aligned_coo", aligned_coo::seg_then_flat::name, {row_launch(profile, 1, "seg"), f},
                         "a thread per lane (004 Alg. 2, race-free form), flat part as COO: " +
                             flat_rule);
 }
@@ -127,7 +127,7 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
   MatrixStats flat = stats;
   flat.nnz = flat_nnz;
   return detail::policy(
-      profile, "aligned_coo", "flat_then_seg",
+      profile, "aligned_coo", aligned_coo::flat_then_seg::name,
       {warp_chunk_launch(flat, profile, "flat", combined_chunks_omega_cap),
        row_launch(profile, 1, "seg")},
       "flat part combined in chunk order: " +

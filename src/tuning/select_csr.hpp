@@ -15,7 +15,7 @@ namespace kobalt::tuning {
 
 /// CSR basic: one thread per row (003 "basic").
 inline SpmvPolicy select(const MatrixStats&, const DeviceProfile& profile, csr::basic) {
-  return detail::policy(profile, "csr", "basic", {row_launch(profile, 1, "rows")},
+  return detail::policy(profile, "csr", csr::basic::name, {row_launch(profile, 1, "rows")},
                         "one thread per row (003 basic)");
 }
 
@@ -28,7 +28,7 @@ inline int classical_subwarp(const MatrixStats& stats, const DeviceProfile& prof
 /// CSR classical: a subwarp per row (classical_subwarp).
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile, csr::classical) {
   const int lanes = classical_subwarp(stats, profile);
-  return detail::policy(profile, "csr", "classical", {row_launch(profile, lanes, "rows")},
+  return detail::policy(profile, "csr", csr::classical::name, {row_launch(profile, lanes, "rows")},
                         "subwarp = largest power of two <= longest row " +
                             std::to_string(stats.max_row_nnz) + ", at most the warp " +
                             std::to_string(profile.warp_width) + " (003 Alg. 2)");
@@ -38,7 +38,7 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 /// sized as 000 §3.2.2's COO).
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                          csr::load_balance) {
-  return detail::policy(profile, "csr", "load_balance",
+  return detail::policy(profile, "csr", csr::load_balance::name,
                         {warp_chunk_launch(stats, profile, "chunks")},
                         detail::chunk_rule(stats, profile));
 }
@@ -111,7 +111,7 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                      (streams ? "too few items for more tiles)"
                               : "the matrix fits the last-level cache)");
   }
-  SpmvPolicy p = detail::policy(profile, "csr", "merge_path", {s},
+  SpmvPolicy p = detail::policy(profile, "csr", csr::merge_path::name, {s},
                                 "merge path (Merrill & Garland): " + rule);
   if (profile.gpu) {
     // Decided on the launch as fitted to the backend: its tile is the one that runs.

@@ -52,7 +52,7 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
     s.row_threads = k == 3 ? shape.rows_in_parallel : s.team_size;
     rule = "block shape of rdensity case " + std::to_string(c) + " (002 §4.1)";
   }
-  return detail::policy(profile, "csrk", "groups", {s}, rule);
+  return detail::policy(profile, "csrk", csrk::groups::name, {s}, rule);
 }
 
 /// CSR-k: k = 0 -> the profile's k; sizes 0 -> csrk_default_sizes (002 §4.1

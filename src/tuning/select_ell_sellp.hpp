@@ -18,7 +18,7 @@ namespace kobalt::tuning {
 /// ELL of `width` slots per row: 000 Alg. 4's lanes and warps per row.
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile, ell::rows,
                          std::int64_t width) {
-  return detail::policy(profile, "ell", "rows",
+  return detail::policy(profile, "ell", ell::rows::name,
                         {detail::ell_launch(profile, stats.rows, width, "rows")},
                         "lanes and warps per row by width/rows > 1e-2 (000 Alg. 4), width " +
                             std::to_string(width));
@@ -52,7 +52,7 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
           std::min(width / ell_max_groups, detail::device_warps(profile) / rows), 1));
   }
   s.rows_per_team = static_cast<std::int64_t>(s.team_size / s.row_threads) * s.vector_length;
-  return detail::policy(profile, "ell", "column_groups", {s},
+  return detail::policy(profile, "ell", ell::column_groups::name, {s},
                         "groups per row by width/rows > 1e-2 (003 Alg. 5), width " +
                             std::to_string(width));
 }
@@ -88,7 +88,7 @@ inline SpmvPolicy select(const MatrixStats&, const DeviceProfile& profile, sellp
   if (!profile.gpu && host_simd_slice(slice_size)) {
     s.vector_length = static_cast<int>(slice_size);
     s.rows_per_team = slice_size;
-    p = detail::policy(profile, "sellp", "slices", {s},
+    p = detail::policy(profile, "sellp", sellp::slices::name, {s},
                        "a thread per slice, its " + std::to_string(slice_size) +
                            " rows as SIMD lanes (SELL-C-sigma, C = b)");
   } else {
@@ -100,7 +100,7 @@ inline SpmvPolicy select(const MatrixStats&, const DeviceProfile& profile, sellp
           std::max(1, profile.team_threads / (s.row_threads * s.vector_length)) * s.row_threads;
     }
     s.rows_per_team = static_cast<std::int64_t>(s.team_size / s.row_threads) * slice_size;
-    p = detail::policy(profile, "sellp", "slices", {s},
+    p = detail::policy(profile, "sellp", sellp::slices::name, {s},
                        "whole slices per team, " + std::to_string(s.row_threads) +
                            " threads per row (001; 1 = 000 Alg. 5)");
   }

@@ -372,7 +372,8 @@ TYPED_TEST(Handle, TwoHandlesOfOnePermutedCsrkOnTwoInstances) {
     const auto h1 = make_handle(instances[1], a);
     EXPECT_EQ(h0.workspace_bytes(), static_cast<std::size_t>(a.cols()) * sizeof(double));
     EXPECT_EQ(h1.workspace_bytes(), h0.workspace_bytes());
-    EXPECT_NE(h0.workspace().gather.data(), h1.workspace().gather.data())
+    EXPECT_NE(std::get<0>(h0.workspace()).data(),
+              std::get<0>(h1.workspace()).data())
         << "one workspace per handle";
     // Different x and y on the two instances, both launched before either is
     // fenced; then both results are checked against the reference.
