@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
       Kokkos::deep_copy(x, 1.0);
       const auto handle = kobalt::make_handle(Exec(), e);
       using functor =
-          kobalt::detail::SlotRowFunctor<Exec, int, kobalt::detail::EllRowSlots<int>, I, V,
+          kobalt::detail::ThreadPerRowFunctor<Exec, int, kobalt::detail::EllRowSlots<int>, I, V,
                                          kobalt::detail::XBlock<XV>, kobalt::detail::YBlock<XV>,
                                          false>;
       const functor f{e.col_indices().data(),

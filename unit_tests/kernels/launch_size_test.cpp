@@ -47,19 +47,19 @@ TYPED_TEST(LaunchSize, RankOneRowKernelsTakeTheParameterPath) {
   EXPECT_LT((launch_size<detail::CsrRowFunctor<E, OV, IV, VV, XB, YB, true>, team>()), limit);
   EXPECT_LT((launch_size<detail::EllRowFunctor<E, IV, VV, XB, YB, true>, team>()), limit);
   using range64 = Kokkos::RangePolicy<E, Kokkos::IndexType<std::int64_t>>;
-  EXPECT_LT((launch_size<detail::SlotRowFunctor<E, std::int64_t, detail::EllRowSlots<std::int64_t>,
+  EXPECT_LT((launch_size<detail::ThreadPerRowFunctor<E, std::int64_t, detail::EllRowSlots<std::int64_t>,
                                                 I, V, XB, YB, true>,
                          range64>()),
             limit);
-  EXPECT_LT((launch_size<detail::SlotRowFunctor<E, std::int64_t,
+  EXPECT_LT((launch_size<detail::ThreadPerRowFunctor<E, std::int64_t,
                                                 detail::SliceRowSlots<std::int64_t, I>, I, V, XB,
                                                 YB, true>,
                          range64>()),
             limit);
-  EXPECT_LT((launch_size<detail::SlotGroupsFunctor<E, detail::SliceBlocks<IV>, IV, VV, XB, YB, true>,
+  EXPECT_LT((launch_size<detail::ColumnGroupsFunctor<E, detail::SliceBlocks<IV>, IV, VV, XB, YB, true>,
                          team>()),
             limit);
-  EXPECT_LT((launch_size<detail::SlotGroupsFunctor<E, detail::EllBlocks, IV, VV, XB, YB, true>,
+  EXPECT_LT((launch_size<detail::ColumnGroupsFunctor<E, detail::EllBlocks, IV, VV, XB, YB, true>,
                          team>()),
             limit);
   EXPECT_LT((launch_size<detail::CsrkFunctor<E, IV, VV, XB, YB, true, true, true>, static_team>()),
