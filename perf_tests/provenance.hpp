@@ -30,8 +30,7 @@ struct Provenance {
   std::string kokkos_configuration;  ///< Kokkos::print_configuration (after initialize)
   std::string host, date_utc, command_line;
   /// How host memory is paged (host_pages()): random gathers of x on CPUs
-  /// ran up to 2.8x faster on 2 MiB pages (issue 15,
-  /// results/h200-host-openmp/huge_pages.txt).
+  /// run faster on 2 MiB pages (docs/tuning.md).
   std::string pages;
 };
 
