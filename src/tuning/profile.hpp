@@ -299,7 +299,7 @@ inline void h200_host_row(DeviceProfile& p) {
 inline constexpr TableRow measured_devices[] = {
     {"H200", true, "built-in: NVIDIA H200 (measured, docs/sources.md)", h200_row},
     {"Intel(R) Xeon(R) Processor", false,
-     "built-in: Intel(R) Xeon(R) Processor, the H200's host (measured, docs/sources.md)",
+     "built-in: Intel(R) Xeon(R) Processor (measured, docs/sources.md)",
      h200_host_row},
 };
 
