@@ -21,6 +21,21 @@ struct convert_options {
   std::uint64_t max_bytes = 0;
 };
 
+namespace detail {
+/// row(e) = the row of entry e, by bisection over the row pointer.
+template <class IndexView, class RowPtr>
+struct CooRowOfEntryFunctor {
+  using Index = typename IndexView::non_const_value_type;
+  IndexView row;
+  RowPtr row_ptr;
+  Index rows;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t e) const {
+    row(e) = static_cast<Index>(detail::row_of_entry(row_ptr, rows, e));
+  }
+};
+}  // namespace detail
+
 /// Csr -> Coo: expands the row pointer into one row index per entry.
 template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
 Coo<Value, Index, Device> to_coo(const ExecutionSpace& space,
@@ -41,9 +56,9 @@ Coo<Value, Index, Device> to_coo(const ExecutionSpace& space,
   const Index rows = a.rows();
   Kokkos::parallel_for(
       "kobalt::convert<coo>::rows", range_policy<exec>(space, 0, nnz),
-      KOKKOS_LAMBDA(const std::int64_t e) {
-        row(e) = static_cast<Index>(detail::row_of_entry(row_ptr, rows, e));
-      });
+      detail::CooRowOfEntryFunctor<typename result_t::index_view,
+                                   typename Csr<Value, Index, Device, Offset>::row_ptr_view>{
+          row, row_ptr, rows});
   Kokkos::deep_copy(space, col, a.col_indices());
   Kokkos::deep_copy(space, val, a.values());
   space.fence();

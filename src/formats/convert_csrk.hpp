@@ -26,20 +26,38 @@ inline std::int64_t group_count(std::int64_t count, std::int64_t size) {
   return count == 0 ? 0 : 1 + (count - 1) / size;  // no overflow for any size
 }
 
+/// Boundary i of fixed-size groups: i * size, or `last` for the final one.
+template <class IndexView>
+struct CsrkBoundaryFunctor {
+  using index_type = typename IndexView::non_const_value_type;
+  IndexView boundaries;
+  std::int64_t groups, size, last;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    // For i < groups, i * size <= (groups - 1) * size < last: no overflow.
+    boundaries(i) = static_cast<index_type>(i < groups ? i * size : last);
+  }
+};
+
 /// boundaries(i) = i * size for i < groups, boundaries(groups) = last:
 /// fixed-size groups of `size`, the final one possibly shorter. boundaries
 /// has group_count(last, size) + 1 entries.
 template <class ExecutionSpace, class IndexView>
 void fill_fixed_boundaries(const ExecutionSpace& exec, const IndexView& boundaries, std::int64_t size, std::int64_t last) {
-  using index_type = typename IndexView::non_const_value_type;
   const std::int64_t groups = static_cast<std::int64_t>(boundaries.extent(0)) - 1;
   Kokkos::parallel_for(
       "kobalt::convert<csrk>::boundaries", range_policy<ExecutionSpace>(exec, 0, groups + 1),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        // For i < groups, i * size <= (groups - 1) * size < last: no overflow.
-        boundaries(i) = static_cast<index_type>(i < groups ? i * size : last);
-      });
+      CsrkBoundaryFunctor<IndexView>{boundaries, groups, size, last});
 }
+
+/// q(p(i)) = i: the inverse of permutation p at one position.
+template <class IndexView>
+struct CsrkInversePermFunctor {
+  using Index = typename IndexView::non_const_value_type;
+  IndexView q, p;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Index i) const { q(p(i)) = i; }
+};
 
 /// The RCM permutation of a's pattern (a square): perm(new) = old and its
 /// inverse, both on the device.
@@ -65,7 +83,7 @@ void rcm_permutation(const ExecutionSpace& space, const Csr<Value, Index, Device
   const index_view p = perm, q = inverse;
   Kokkos::parallel_for(
       "kobalt::convert<csrk>::inverse_perm", range_policy<exec>(space, 0, a.rows()),
-      KOKKOS_LAMBDA(const Index i) { q(p(i)) = i; });
+      CsrkInversePermFunctor<index_view>{q, p});
   space.fence();  // `order` is a local host buffer
 }
 

@@ -17,6 +17,18 @@
 namespace kobalt {
 
 namespace detail {
+/// Lowers m to row i when row i has more than `width` entries.
+template <class IndexView>
+struct EllLongRowFunctor {
+  using value_type = std::int64_t;
+  IndexView row_ptr;
+  std::int64_t width;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& m) const {
+    if (static_cast<std::int64_t>(row_ptr(i + 1) - row_ptr(i)) > width && i < m) m = i;
+  }
+};
+
 /// First row longer than `width` (rows if none), on the device.
 template <class ExecutionSpace, class IndexView>
 std::int64_t first_row_longer_than(const ExecutionSpace& exec, const IndexView& row_ptr, std::int64_t rows,
@@ -24,9 +36,7 @@ std::int64_t first_row_longer_than(const ExecutionSpace& exec, const IndexView& 
   std::int64_t first = rows;
   Kokkos::parallel_reduce(
       "kobalt::convert<ell>::find_long_row", range_policy<ExecutionSpace>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
-        if (static_cast<std::int64_t>(row_ptr(i + 1) - row_ptr(i)) > width && i < m) m = i;
-      },
+      EllLongRowFunctor<IndexView>{row_ptr, width},
       Kokkos::Min<std::int64_t>(first));
   return first;
 }
@@ -39,6 +49,36 @@ std::int64_t host_row_length(const IndexView& row_ptr, std::int64_t i) {
   return static_cast<std::int64_t>(pair(1) - pair(0));
 }
 
+/// ELL row i: CSR row i's first min(len, width) entries in slots
+/// k * stride + i, padding in the rest (all padding for i >= rows).
+template <class RowPtr, class CsrCol, class CsrVal, class IndexView, class ValueView>
+struct EllFillFunctor {
+  using Index = typename IndexView::non_const_value_type;
+  using Value = typename ValueView::non_const_value_type;
+  RowPtr row_ptr;
+  CsrCol csr_col;
+  CsrVal csr_val;
+  std::int64_t rows, width, stride;
+  IndexView col;
+  ValueView val;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    std::int64_t k = 0;
+    if (i < rows) {
+      const std::int64_t first = row_ptr(i);
+      const std::int64_t len = row_ptr(i + 1) - first;
+      for (; k < len && k < width; ++k) {
+        col(k * stride + i) = csr_col(first + k);
+        val(k * stride + i) = csr_val(first + k);
+      }
+    }
+    for (; k < width; ++k) {
+      col(k * stride + i) = padding_index<Index>;
+      val(k * stride + i) = Value(0);
+    }
+  }
+};
+
 /// Writes the first min(len, width) entries of every CSR row into ELL slots
 /// k * stride + i and pads the rest (rows >= rows are all padding). One
 /// thread per padded row: consecutive threads write consecutive addresses.
@@ -47,25 +87,32 @@ template <class ExecutionSpace, class RowPtr, class CsrCol, class CsrVal, class 
 void fill_ell(const ExecutionSpace& exec, const RowPtr& row_ptr, const CsrCol& csr_col,
               const CsrVal& csr_val, std::int64_t rows, std::int64_t width, std::int64_t stride,
               const IndexView& col, const ValueView& val, const char* label) {
-  using Index = typename IndexView::non_const_value_type;
-  using Value = typename ValueView::non_const_value_type;
   Kokkos::parallel_for(
-      label, range_policy<ExecutionSpace>(exec, 0, stride), KOKKOS_LAMBDA(const std::int64_t i) {
-        std::int64_t k = 0;
-        if (i < rows) {
-          const std::int64_t first = row_ptr(i);
-          const std::int64_t len = row_ptr(i + 1) - first;
-          for (; k < len && k < width; ++k) {
-            col(k * stride + i) = csr_col(first + k);
-            val(k * stride + i) = csr_val(first + k);
-          }
-        }
-        for (; k < width; ++k) {
-          col(k * stride + i) = padding_index<Index>;
-          val(k * stride + i) = Value(0);
-        }
-      });
+      label, range_policy<ExecutionSpace>(exec, 0, stride),
+      EllFillFunctor<RowPtr, CsrCol, CsrVal, IndexView, ValueView>{
+          row_ptr, csr_col, csr_val, rows, width, stride, col, val});
 }
+
+/// Copies ELL row i's entries, up to its first padding slot, to the CSR
+/// arrays from offset row_ptr(i) on.
+template <class IndexView, class ValueView>
+struct EllCopyRowFunctor {
+  IndexView col;
+  ValueView val;
+  std::int64_t width, stride;
+  IndexView row_ptr, csr_col;
+  ValueView csr_val;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    const std::int64_t first = row_ptr(i);
+    for (std::int64_t k = 0; k < width; ++k) {
+      const auto c = col(k * stride + i);
+      if (c < 0) break;
+      csr_col(first + k) = c;
+      csr_val(first + k) = val(k * stride + i);
+    }
+  }
+};
 
 /// Copies the entries of each ELL row to the CSR arrays from offset
 /// row_ptr(i) on. Rows hold their entries first, so the copy stops at the
@@ -75,15 +122,8 @@ void copy_ell_rows(const ExecutionSpace& exec, const IndexView& col, const Value
                    std::int64_t width, std::int64_t stride, const IndexView& row_ptr,
                    const IndexView& csr_col, const ValueView& csr_val, const char* label) {
   Kokkos::parallel_for(
-      label, range_policy<ExecutionSpace>(exec, 0, rows), KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int64_t first = row_ptr(i);
-        for (std::int64_t k = 0; k < width; ++k) {
-          const auto c = col(k * stride + i);
-          if (c < 0) break;
-          csr_col(first + k) = c;
-          csr_val(first + k) = val(k * stride + i);
-        }
-      });
+      label, range_policy<ExecutionSpace>(exec, 0, rows),
+      EllCopyRowFunctor<IndexView, ValueView>{col, val, width, stride, row_ptr, csr_col, csr_val});
 }
 
 }  // namespace detail

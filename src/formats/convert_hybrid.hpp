@@ -19,19 +19,93 @@
 namespace kobalt {
 
 namespace detail {
+/// Adds row i's entries beyond its first t to acc.
+template <class IndexView>
+struct HybridOverflowFunctor {
+  using value_type = std::int64_t;
+  IndexView row_ptr;
+  std::int64_t t;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& acc) const {
+    const std::int64_t len = row_ptr(i + 1) - row_ptr(i);
+    if (len > t) acc += len - t;
+  }
+};
+
 /// Entries of all rows beyond their first t (the COO part's size).
 template <class ExecutionSpace, class IndexView>
 std::int64_t hybrid_overflow(const ExecutionSpace& exec, const IndexView& row_ptr, std::int64_t rows, std::int64_t t) {
   std::int64_t total = 0;
   Kokkos::parallel_reduce(
       "kobalt::convert<hybrid>::coo_size", range_policy<ExecutionSpace>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& acc) {
-        const std::int64_t len = row_ptr(i + 1) - row_ptr(i);
-        if (len > t) acc += len - t;
-      },
+      HybridOverflowFunctor<IndexView>{row_ptr, t},
       Kokkos::Sum<std::int64_t>(total));
   return total;
 }
+
+/// offset(i + 1) = row i's entries beyond its first t (counts, scanned later).
+template <class RowPtr, class IndexView>
+struct HybridCooCountFunctor {
+  using Index = typename IndexView::non_const_value_type;
+  RowPtr row_ptr;
+  IndexView offset;
+  std::int64_t t;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    const std::int64_t len = row_ptr(i + 1) - row_ptr(i);
+    offset(i + 1) = static_cast<Index>(len > t ? len - t : 0);
+  }
+};
+
+/// COO entry dst of the hybrid: its row by bisection over the overflow
+/// offsets, then the matching entry past that row's first t.
+template <class RowPtr, class CsrCol, class CsrVal, class IndexView, class ValueView>
+struct HybridCooFillFunctor {
+  using Index = typename IndexView::non_const_value_type;
+  RowPtr row_ptr;
+  CsrCol csr_col;
+  CsrVal csr_val;
+  IndexView offset;
+  std::int64_t rows, t;
+  IndexView coo_row, coo_col;
+  ValueView coo_val;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t dst) const {
+    const std::int64_t i = detail::row_of_entry(offset, rows, dst);
+    const std::int64_t k = row_ptr(i) + t + (dst - offset(i));
+    coo_row(dst) = static_cast<Index>(i);
+    coo_col(dst) = csr_col(k);
+    coo_val(dst) = csr_val(k);
+  }
+};
+
+/// row_ptr(i + 1) += coo_ptr(i + 1): row i's COO count added to its ELL count.
+template <class IndexView>
+struct HybridAddCountsFunctor {
+  IndexView row_ptr, coo_ptr;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    row_ptr(i + 1) += coo_ptr(i + 1);
+  }
+};
+
+/// Places COO entry k of the hybrid at the end of its Csr row, after the
+/// row's ELL entries.
+template <class IndexView, class ValueView>
+struct HybridCooCopyFunctor {
+  IndexView coo_row, coo_col;
+  ValueView coo_val;
+  IndexView row_ptr, coo_ptr, col;
+  ValueView val;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    const std::int64_t r = coo_row(k);
+    // The row's COO entries end where the row ends: place them last.
+    const std::int64_t dst = row_ptr(r + 1) - (coo_ptr(r + 1) - coo_ptr(r)) + (k - coo_ptr(r));
+    col(dst) = coo_col(k);
+    val(dst) = coo_val(k);
+  }
+};
 }  // namespace detail
 
 /// Csr -> Hybrid with ELL width t = p.ell_width, on `space`: each row's
@@ -47,6 +121,8 @@ Hybrid<Value, Index, Device> to_hybrid(const ExecutionSpace& space,
   using result_t = Hybrid<Value, Index, Device>;
   using ell_t = typename result_t::ell_type;
   using coo_t = typename result_t::coo_type;
+  using csr_t = Csr<Value, Index, Device, Offset>;
+  using row_ptr_view = typename csr_t::row_ptr_view;
   compat::ScopedRegion region("kobalt::convert<hybrid>");
   if (p.ell_width < 0)
     throw invalid_parameter("kobalt::to_hybrid: ell_width = " + std::to_string(p.ell_width) +
@@ -72,10 +148,7 @@ Hybrid<Value, Index, Device> to_hybrid(const ExecutionSpace& space,
   typename coo_t::index_view offset(Kokkos::view_alloc(space, std::string("kobalt::hybrid::coo_offset")), rows + 1);
   Kokkos::parallel_for(
       "kobalt::convert<hybrid>::coo_count", range_policy<exec>(space, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int64_t len = row_ptr(i + 1) - row_ptr(i);
-        offset(i + 1) = static_cast<Index>(len > t ? len - t : 0);
-      });
+      detail::HybridCooCountFunctor<row_ptr_view, typename coo_t::index_view>{row_ptr, offset, t});
   detail::scan_row_ptr(space, offset, rows, "kobalt::convert<hybrid>::coo_scan");
   typename coo_t::index_view coo_row(compat::uninitialized("kobalt::hybrid::coo_row"), coo_nnz);
   typename coo_t::index_view coo_col(compat::uninitialized("kobalt::hybrid::coo_col"), coo_nnz);
@@ -86,13 +159,10 @@ Hybrid<Value, Index, Device> to_hybrid(const ExecutionSpace& space,
   // thread's loop): its row by bisection over the overflow offsets.
   Kokkos::parallel_for(
       "kobalt::convert<hybrid>::coo_fill", range_policy<exec>(space, 0, coo_nnz),
-      KOKKOS_LAMBDA(const std::int64_t dst) {
-        const std::int64_t i = detail::row_of_entry(offset, rows, dst);
-        const std::int64_t k = row_ptr(i) + t + (dst - offset(i));
-        coo_row(dst) = static_cast<Index>(i);
-        coo_col(dst) = csr_col(k);
-        coo_val(dst) = csr_val(k);
-      });
+      detail::HybridCooFillFunctor<row_ptr_view, typename csr_t::col_view,
+                                   typename csr_t::val_view, typename coo_t::index_view,
+                                   typename coo_t::value_view>{
+          row_ptr, csr_col, csr_val, offset, rows, t, coo_row, coo_col, coo_val});
   space.fence();
   return result_t(ell_t(detail::trusted_layout, a.rows(), a.cols(), t, rows, ell_col, ell_val,
                         a.nnz() - coo_nnz),
@@ -122,7 +192,7 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Hybrid<Value
                                 "kobalt::convert<csr>::hybrid_coo_count");
   Kokkos::parallel_for(
       "kobalt::convert<csr>::hybrid_add_counts", range_policy<exec>(space, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i) { row_ptr(i + 1) += coo_ptr(i + 1); });
+      detail::HybridAddCountsFunctor<typename result_t::index_view>{row_ptr, coo_ptr});
   detail::scan_row_ptr(space, row_ptr, rows, "kobalt::convert<csr>::hybrid_scan");
   detail::scan_row_ptr(space, coo_ptr, rows, "kobalt::convert<csr>::hybrid_coo_scan");
   detail::copy_ell_rows(space, ell.col_indices(), ell.values(), rows, ell.stored_per_row(),
@@ -132,13 +202,8 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Hybrid<Value
   const auto coo_val = coo.values();
   Kokkos::parallel_for(
       "kobalt::convert<csr>::hybrid_coo_copy", range_policy<exec>(space, 0, coo.nnz()),
-      KOKKOS_LAMBDA(const std::int64_t k) {
-        const std::int64_t r = coo_row(k);
-        // The row's COO entries end where the row ends: place them last.
-        const std::int64_t dst = row_ptr(r + 1) - (coo_ptr(r + 1) - coo_ptr(r)) + (k - coo_ptr(r));
-        col(dst) = coo_col(k);
-        val(dst) = coo_val(k);
-      });
+      detail::HybridCooCopyFunctor<typename result_t::index_view, typename result_t::value_view>{
+          coo_row, coo_col, coo_val, row_ptr, coo_ptr, col, val});
   space.fence();
   return out.finish(space, a.rows(), a.cols());
 }

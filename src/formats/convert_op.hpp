@@ -26,6 +26,39 @@
 namespace kobalt {
 
 namespace detail {
+/// Places entry e of a Csr in its column's new row of A^T, at the column's
+/// atomic cursor (conjugating the value when conjugate_values).
+template <class RowPtr, class CsrCol, class CsrVal, class IndexView, class ValueView>
+struct TransposePlaceFunctor {
+  using Index = typename IndexView::non_const_value_type;
+  RowPtr row_ptr;
+  CsrCol col;
+  CsrVal val;
+  std::int64_t rows;
+  bool conjugate_values;
+  IndexView cursor, t_col;
+  ValueView t_val;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t e) const {
+    const Index r = static_cast<Index>(row_of_entry(row_ptr, rows, e));
+    const Index dst = Kokkos::atomic_fetch_add(&cursor(col(e)), Index(1));
+    t_col(dst) = r;
+    t_val(dst) = conjugate_values ? conjugate(val(e)) : val(e);
+  }
+};
+
+/// Sorts row j of A^T by its column.
+template <class IndexView, class ValueView>
+struct TransposeSortRowFunctor {
+  IndexView t_ptr, t_col;
+  ValueView t_val;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t j) const {
+    sort_row_by_column(t_col, t_val, static_cast<std::int64_t>(t_ptr(j)),
+                       static_cast<std::int64_t>(t_ptr(j + 1)));
+  }
+};
+
 /// A^T (conjugated when `conjugate`) of a Csr of any offset type: counts the
 /// entries of each column into the new row pointer, places every entry with
 /// an atomic cursor per column (one thread per entry, so a dense row is not
@@ -38,6 +71,7 @@ Csr<Value, Index, Device> transpose_csr(const ExecutionSpace& space,
                                         bool conjugate_values, const convert_options& options) {
   using exec = ExecutionSpace;
   using result_t = Csr<Value, Index, Device>;
+  using csr_t = Csr<Value, Index, Device, Offset>;
   const std::int64_t rows = a.rows(), cols = a.cols(), nnz = a.nnz();
   const auto out = CsrArrays<Value, Index, Device>::allocate(space, cols, nnz, options.max_bytes);
   compat::ScopedRegion region("kobalt::convert<transpose>");
@@ -52,21 +86,28 @@ Csr<Value, Index, Device> transpose_csr(const ExecutionSpace& space,
   Kokkos::deep_copy(space, cursor, Kokkos::subview(t_ptr, Kokkos::make_pair(std::int64_t(0), cols)));
   Kokkos::parallel_for(
       "kobalt::convert<transpose>::place", range_policy<exec>(space, 0, nnz),
-      KOKKOS_LAMBDA(const std::int64_t e) {
-        const Index r = static_cast<Index>(row_of_entry(row_ptr, rows, e));
-        const Index dst = Kokkos::atomic_fetch_add(&cursor(col(e)), Index(1));
-        t_col(dst) = r;
-        t_val(dst) = conjugate_values ? conjugate(val(e)) : val(e);
-      });
+      TransposePlaceFunctor<typename csr_t::row_ptr_view, typename csr_t::col_view,
+                            typename csr_t::val_view, typename result_t::index_view,
+                            typename result_t::value_view>{
+          row_ptr, col, val, rows, conjugate_values, cursor, t_col, t_val});
   Kokkos::parallel_for(
       "kobalt::convert<transpose>::sort", range_policy<exec>(space, 0, cols),
-      KOKKOS_LAMBDA(const std::int64_t j) {
-        sort_row_by_column(t_col, t_val, static_cast<std::int64_t>(t_ptr(j)),
-                           static_cast<std::int64_t>(t_ptr(j + 1)));
-      });
+      TransposeSortRowFunctor<typename result_t::index_view, typename result_t::value_view>{
+          t_ptr, t_col, t_val});
   space.fence();
   return out.finish(space, a.cols(), a.rows());
 }
+
+/// out_val(k) = conj(val(k)).
+template <class OutView, class InView>
+struct ConjugateValueFunctor {
+  OutView out_val;
+  InView val;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    out_val(k) = conjugate(val(k));
+  }
+};
 
 /// conj(A) of a Csr of any offset type, in new arrays.
 template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
@@ -84,7 +125,8 @@ Csr<Value, Index, Device> conjugate_csr(const ExecutionSpace& space,
   const auto& out_val = out.val;
   Kokkos::parallel_for(
       "kobalt::convert<conjugate>", range_policy<ExecutionSpace>(space, 0, nnz),
-      KOKKOS_LAMBDA(const std::int64_t k) { out_val(k) = conjugate(val(k)); });
+      ConjugateValueFunctor<typename Csr<Value, Index, Device>::value_view,
+                            typename Csr<Value, Index, Device, Offset>::val_view>{out_val, val});
   space.fence();
   return out.finish(space, a.rows(), a.cols());
 }

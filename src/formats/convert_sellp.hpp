@@ -20,6 +20,38 @@
 namespace kobalt {
 
 namespace detail {
+/// Width of the league entry's slice: its longest stored row (a team
+/// reduction) rounded up to a multiple of t.
+template <class ExecutionSpace, class RowPtr, class IndexView>
+struct SellpSliceWidthFunctor {
+  using Index = typename IndexView::non_const_value_type;
+  using policy = Kokkos::TeamPolicy<ExecutionSpace>;
+  RowPtr row_ptr;
+  IndexView order;
+  bool ordered;
+  std::int64_t rows, b, t;
+  IndexView lengths;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const typename policy::member_type& team) const {
+    const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * b;
+    const std::int64_t count = rows - first < b ? rows - first : b;
+    std::int64_t longest = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, count),
+        [&](const std::int64_t r, std::int64_t& m) {
+          const std::int64_t i =
+              ordered ? static_cast<std::int64_t>(order(first + r)) : first + r;
+          const std::int64_t len = row_ptr(i + 1) - row_ptr(i);
+          if (len > m) m = len;
+        },
+        Kokkos::Max<std::int64_t>(longest));
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      const std::int64_t width = longest == 0 ? 0 : ((longest - 1) / t + 1) * t;
+      lengths(team.league_rank()) = static_cast<Index>(width);
+    });
+  }
+};
+
 /// Width of each slice: its longest row (a team reduction over the slice's
 /// rows) rounded up to a multiple of t. League entry -> slice.
 /// Stored row k holds matrix row order(k) (order empty: the identity).
@@ -27,32 +59,26 @@ template <class ExecutionSpace, class RowPtr, class IndexView>
 void sellp_slice_lengths(const ExecutionSpace& exec, const RowPtr& row_ptr,
                          const IndexView& order, std::int64_t rows, std::int64_t b,
                          std::int64_t t, const IndexView& lengths) {
-  using Index = typename IndexView::non_const_value_type;
   using policy = Kokkos::TeamPolicy<ExecutionSpace>;
   const std::int64_t slices = static_cast<std::int64_t>(lengths.extent(0));
   const bool ordered = order.extent(0) != 0;
   const int league = detail::league_size(slices, b, "rows", "kobalt::convert<sellp>::slice_lengths");
   Kokkos::parallel_for(
       "kobalt::convert<sellp>::slice_lengths", policy(exec, league, Kokkos::AUTO),
-      KOKKOS_LAMBDA(const typename policy::member_type& team) {
-        const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * b;
-        const std::int64_t count = rows - first < b ? rows - first : b;
-        std::int64_t longest = 0;
-        Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, count),
-            [&](const std::int64_t r, std::int64_t& m) {
-              const std::int64_t i =
-                  ordered ? static_cast<std::int64_t>(order(first + r)) : first + r;
-              const std::int64_t len = row_ptr(i + 1) - row_ptr(i);
-              if (len > m) m = len;
-            },
-            Kokkos::Max<std::int64_t>(longest));
-        Kokkos::single(Kokkos::PerTeam(team), [&]() {
-          const std::int64_t width = longest == 0 ? 0 : ((longest - 1) / t + 1) * t;
-          lengths(team.league_rank()) = static_cast<Index>(width);
-        });
-      });
+      SellpSliceWidthFunctor<ExecutionSpace, RowPtr, IndexView>{row_ptr, order, ordered, rows, b,
+                                                                t, lengths});
 }
+
+/// Adds slice s's width to acc.
+template <class IndexView>
+struct SellpWidthSumFunctor {
+  using value_type = std::int64_t;
+  IndexView lengths;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t s, std::int64_t& acc) const {
+    acc += lengths(s);
+  }
+};
 
 /// Sum of the slice widths, in int64 (the element count is b times it).
 template <class ExecutionSpace, class IndexView>
@@ -61,23 +87,94 @@ std::int64_t sum_slice_lengths(const ExecutionSpace& exec, const IndexView& leng
   Kokkos::parallel_reduce(
       "kobalt::convert<sellp>::total",
       range_policy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(lengths.extent(0))),
-      KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& acc) { acc += lengths(s); },
+      SellpWidthSumFunctor<IndexView>{lengths},
       Kokkos::Sum<std::int64_t>(total));
   return total;
 }
 
+/// Exclusive scan step: sets(s) = b * (widths of the slices before s).
+template <class IndexView>
+struct SellpSliceSetFunctor {
+  using Index = typename IndexView::non_const_value_type;
+  using value_type = Index;
+  IndexView lengths;
+  std::int64_t slices, b;
+  IndexView sets;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t s, Index& partial,
+                                         const bool final) const {
+    if (final) sets(s) = partial;
+    if (s < slices) partial += static_cast<Index>(b * lengths(s));
+  }
+};
+
 /// slice_sets(s) = b * (lengths(0) + ... + lengths(s-1)) for s in [0, slices].
 template <class ExecutionSpace, class IndexView>
 void sellp_slice_sets(const ExecutionSpace& exec, const IndexView& lengths, std::int64_t b, const IndexView& sets) {
-  using Index = typename IndexView::non_const_value_type;
   const std::int64_t slices = static_cast<std::int64_t>(lengths.extent(0));
   Kokkos::parallel_scan(
       "kobalt::convert<sellp>::slice_sets", range_policy<ExecutionSpace>(exec, 0, slices + 1),
-      KOKKOS_LAMBDA(const std::int64_t s, Index& partial, const bool final) {
-        if (final) sets(s) = partial;
-        if (s < slices) partial += static_cast<Index>(b * lengths(s));
-      });
+      SellpSliceSetFunctor<IndexView>{lengths, slices, b, sets});
 }
+
+/// Stored slot g of a Sellp: its slice by bisection over the slice offsets,
+/// then the matching entry of the stored row's matrix row, or padding.
+template <class RowPtr, class CsrCol, class CsrVal, class IndexView, class ValueView>
+struct SellpFillFunctor {
+  using Index = typename IndexView::non_const_value_type;
+  using Value = typename ValueView::non_const_value_type;
+  RowPtr row_ptr;
+  CsrCol csr_col;
+  CsrVal csr_val;
+  IndexView sets, order;
+  bool ordered;
+  std::int64_t slices, rows, b;
+  IndexView col;
+  ValueView val;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t g) const {
+    const std::int64_t sl = detail::row_of_entry(sets, slices, g);
+    const std::int64_t q = g - static_cast<std::int64_t>(sets(sl));
+    const std::int64_t k = q / b, i = sl * b + q % b;
+    std::int64_t first = 0, len = 0;  // the stored row's matrix row
+    if (i < rows) {
+      const std::int64_t row = ordered ? static_cast<std::int64_t>(order(i)) : i;
+      first = row_ptr(row);
+      len = row_ptr(row + 1) - first;
+    }
+    if (k < len) {
+      col(g) = csr_col(first + k);
+      val(g) = csr_val(first + k);
+    } else {
+      col(g) = padding_index<Index>;
+      val(g) = Value(0);
+    }
+  }
+};
+
+/// Copies stored row i of a Sellp, up to its first padding slot, to its
+/// matrix row of the Csr from offset row_ptr(row) on.
+template <class IndexView, class ValueView>
+struct SellpCopyRowFunctor {
+  IndexView sets, lengths, sellp_col;
+  ValueView sellp_val;
+  IndexView order;
+  bool ordered;
+  std::int64_t b;
+  IndexView row_ptr, col;
+  ValueView val;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    const std::int64_t s = i / b, base = sets(s) + i % b, width = lengths(s);
+    const std::int64_t first = row_ptr(ordered ? static_cast<std::int64_t>(order(i)) : i);
+    for (std::int64_t k = 0; k < width; ++k) {
+      const auto c = sellp_col(base + k * b);
+      if (c < 0) break;
+      col(first + k) = c;
+      val(first + k) = sellp_val(base + k * b);
+    }
+  }
+};
 }  // namespace detail
 
 /// Csr -> Sellp with slices of params.slice_size rows, each as wide as its
@@ -95,6 +192,7 @@ Sellp<Value, Index, Device> to_sellp(const ExecutionSpace& space,
                                      const sellp_params& params = {}) {
   using exec = ExecutionSpace;
   using result_t = Sellp<Value, Index, Device>;
+  using csr_t = Csr<Value, Index, Device, Offset>;
   const std::int64_t b = params.slice_size, t = params.stride_factor;
   detail::check_sellp_shape(b, t, "kobalt::to_sellp");
   detail::check_sort_window(params.sort_window, b, "kobalt::to_sellp");
@@ -147,24 +245,10 @@ Sellp<Value, Index, Device> to_sellp(const ExecutionSpace& space,
   // slice waits for the widest (docs/sources.md: "Conversion kernels").
   Kokkos::parallel_for(
       "kobalt::convert<sellp>::fill", range_policy<exec>(space, 0, stored),
-      KOKKOS_LAMBDA(const std::int64_t g) {
-        const std::int64_t sl = detail::row_of_entry(sets, slices, g);
-        const std::int64_t q = g - static_cast<std::int64_t>(sets(sl));
-        const std::int64_t k = q / b, i = sl * b + q % b;
-        std::int64_t first = 0, len = 0;  // the stored row's matrix row
-        if (i < rows) {
-          const std::int64_t row = ordered ? static_cast<std::int64_t>(order(i)) : i;
-          first = row_ptr(row);
-          len = row_ptr(row + 1) - first;
-        }
-        if (k < len) {
-          col(g) = csr_col(first + k);
-          val(g) = csr_val(first + k);
-        } else {
-          col(g) = padding_index<Index>;
-          val(g) = Value(0);
-        }
-      });
+      detail::SellpFillFunctor<typename csr_t::row_ptr_view, typename csr_t::col_view,
+                               typename csr_t::val_view, typename result_t::index_view,
+                               typename result_t::value_view>{
+          row_ptr, csr_col, csr_val, sets, order, ordered, slices, rows, b, col, val});
   space.fence();
   return result_t(detail::trusted_layout, a.rows(), a.cols(), b, t, sets, lengths, col, val,
                   stored, a.nnz(), order);
@@ -193,16 +277,9 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space, const Sellp<Value,
   detail::scan_row_ptr(space, row_ptr, rows, "kobalt::convert<csr>::sellp_scan");
   Kokkos::parallel_for(
       "kobalt::convert<csr>::sellp_copy", range_policy<exec>(space, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int64_t s = i / b, base = sets(s) + i % b, width = lengths(s);
-        const std::int64_t first = row_ptr(ordered ? static_cast<std::int64_t>(order(i)) : i);
-        for (std::int64_t k = 0; k < width; ++k) {
-          const auto c = sellp_col(base + k * b);
-          if (c < 0) break;
-          col(first + k) = c;
-          val(first + k) = sellp_val(base + k * b);
-        }
-      });
+      detail::SellpCopyRowFunctor<typename Sellp<Value, Index, Device>::index_view,
+                                  typename Sellp<Value, Index, Device>::value_view>{
+          sets, lengths, sellp_col, sellp_val, order, ordered, b, row_ptr, col, val});
   space.fence();
   return out.finish(space, a.rows(), a.cols());
 }

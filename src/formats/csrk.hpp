@@ -42,6 +42,21 @@ struct layout {
 }  // namespace csrk
 
 namespace detail {
+/// Adds 1 to count when entry i of ptr breaks "ptr(0) = 0, non-decreasing,
+/// ptr(n - 1) = last_value".
+template <class IndexView>
+struct CsrkPointerCheckFunctor {
+  using value_type = std::int64_t;
+  IndexView ptr;
+  std::int64_t n, last_value;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& count) const {
+    if ((i == 0 && ptr(0) != 0) || (i + 1 < n && ptr(i + 1) < ptr(i)) ||
+        (i + 1 == n && static_cast<std::int64_t>(ptr(i)) != last_value))
+      ++count;
+  }
+};
+
 /// Entries of a pointer array that break "ptr(0) = 0, non-decreasing,
 /// ptr(last) = last_value" (an empty array counts as one violation).
 template <class ExecutionSpace, class IndexView>
@@ -52,11 +67,7 @@ std::int64_t pointer_violations(const ExecutionSpace& exec, const IndexView& ptr
   std::int64_t bad = 0;
   Kokkos::parallel_reduce(
       "kobalt::csrk::check_pointer", range_policy<ExecutionSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& count) {
-        if ((i == 0 && ptr(0) != 0) || (i + 1 < n && ptr(i + 1) < ptr(i)) ||
-            (i + 1 == n && static_cast<std::int64_t>(ptr(i)) != last_value))
-          ++count;
-      },
+      CsrkPointerCheckFunctor<IndexView>{ptr, n, last_value},
       bad);
   return bad;
 }

@@ -30,32 +30,43 @@ struct layout_check {
   std::int64_t bad_row = -1;  ///< first row that breaks the layout, -1 if none
 };
 
+/// Counts row i's entries and lowers first_bad to i when the row has an
+/// entry after a padding slot or a column outside [0, cols).
+template <class IndexView>
+struct EllLayoutCheckFunctor {
+  using Index = typename IndexView::non_const_value_type;
+  IndexView col;
+  std::int64_t cols, width, stride;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& count,
+                                         std::int64_t& first_bad) const {
+    bool padded = false, ok = true;
+    for (std::int64_t k = 0; k < width; ++k) {
+      const Index c = col(k * stride + i);
+      if (c < 0) {
+        padded = true;
+      } else if (padded || c >= cols) {
+        ok = false;
+      } else {
+        ++count;
+      }
+    }
+    if (!ok && i < first_bad) first_bad = i;
+  }
+};
+
 /// Counts the entries of an ELL block and finds the first row with an entry
 /// after a padding slot or a column outside [0, cols). A free function: CUDA
 /// forbids extended lambdas in private member functions.
 template <class ExecutionSpace, class IndexView>
 layout_check check_ell_layout(const ExecutionSpace& exec, const IndexView& col, std::int64_t rows, std::int64_t cols,
                               std::int64_t width, std::int64_t stride) {
-  using Index = typename IndexView::non_const_value_type;
   layout_check r;
   if (rows == 0) return r;
   std::int64_t bad = rows;
   Kokkos::parallel_reduce(
       "kobalt::ell::check_layout", range_policy<ExecutionSpace>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& count, std::int64_t& first_bad) {
-        bool padded = false, ok = true;
-        for (std::int64_t k = 0; k < width; ++k) {
-          const Index c = col(k * stride + i);
-          if (c < 0) {
-            padded = true;
-          } else if (padded || c >= cols) {
-            ok = false;
-          } else {
-            ++count;
-          }
-        }
-        if (!ok && i < first_bad) first_bad = i;
-      },
+      EllLayoutCheckFunctor<IndexView>{col, cols, width, stride},
       Kokkos::Sum<std::int64_t>(r.nnz), Kokkos::Min<std::int64_t>(bad));
   r.bad_row = bad < rows ? bad : -1;
   return r;

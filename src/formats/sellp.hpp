@@ -61,6 +61,34 @@ inline void check_sellp_shape(std::int64_t slice_size, std::int64_t stride_facto
                             std::to_string(stride_factor) + " must be at least 1");
 }
 
+/// Counts padded row i's entries and lowers first_bad to i when its slice
+/// metadata or slots break the SELL-P layout.
+template <class IndexView>
+struct SellpLayoutCheckFunctor {
+  using Index = typename IndexView::non_const_value_type;
+  IndexView slice_sets, slice_lengths, col;
+  std::int64_t rows, cols, b, t;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& count,
+                                         std::int64_t& first_bad) const {
+    const std::int64_t s = i / b, local = i % b;
+    const std::int64_t len = slice_lengths(s), base = slice_sets(s);
+    bool ok = len >= 0 && len % t == 0 && slice_sets(s + 1) - base == len * b;
+    bool padded = false;
+    for (std::int64_t k = 0; ok && k < len; ++k) {
+      const Index c = col(base + k * b + local);
+      if (c < 0) {
+        padded = true;
+      } else if (padded || c >= cols || i >= rows) {
+        ok = false;
+      } else {
+        ++count;
+      }
+    }
+    if (!ok && i < first_bad) first_bad = i;
+  }
+};
+
 /// Counts the entries of a SELL-P block and finds the first (padded) row
 /// whose slice metadata or slots break the layout. A free function: CUDA
 /// forbids extended lambdas in private member functions.
@@ -68,7 +96,6 @@ template <class ExecutionSpace, class IndexView>
 layout_check check_sellp_layout(const ExecutionSpace& exec, const IndexView& slice_sets, const IndexView& slice_lengths,
                                 const IndexView& col, std::int64_t rows, std::int64_t cols,
                                 std::int64_t b, std::int64_t t) {
-  using Index = typename IndexView::non_const_value_type;
   layout_check r;
   const std::int64_t slices = static_cast<std::int64_t>(slice_lengths.extent(0));
   const std::int64_t padded_rows = slices * b;
@@ -76,23 +103,7 @@ layout_check check_sellp_layout(const ExecutionSpace& exec, const IndexView& sli
   std::int64_t bad = padded_rows;
   Kokkos::parallel_reduce(
       "kobalt::sellp::check_layout", range_policy<ExecutionSpace>(exec, 0, padded_rows),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& count, std::int64_t& first_bad) {
-        const std::int64_t s = i / b, local = i % b;
-        const std::int64_t len = slice_lengths(s), base = slice_sets(s);
-        bool ok = len >= 0 && len % t == 0 && slice_sets(s + 1) - base == len * b;
-        bool padded = false;
-        for (std::int64_t k = 0; ok && k < len; ++k) {
-          const Index c = col(base + k * b + local);
-          if (c < 0) {
-            padded = true;
-          } else if (padded || c >= cols || i >= rows) {
-            ok = false;
-          } else {
-            ++count;
-          }
-        }
-        if (!ok && i < first_bad) first_bad = i;
-      },
+      SellpLayoutCheckFunctor<IndexView>{slice_sets, slice_lengths, col, rows, cols, b, t},
       Kokkos::Sum<std::int64_t>(r.nnz), Kokkos::Min<std::int64_t>(bad));
   r.bad_row = bad < padded_rows ? bad : -1;
   return r;
