@@ -25,6 +25,18 @@ constexpr bool is_negative(T v) {
   else return (void)v, false;
 }
 
+/// The longest row so far, raised to row i's length.
+template <class OffsetView>
+struct MaxRowLengthFunctor {
+  using value_type = std::int64_t;
+  OffsetView row_ptr;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& m) const {
+    const auto len = static_cast<std::int64_t>(row_ptr(i + 1) - row_ptr(i));
+    if (len > m) m = len;
+  }
+};
+
 /// Longest row of a CSR row pointer (a free function: CUDA forbids extended
 /// lambdas inside private member functions). Row lengths are differences of
 /// the (never decreasing) offsets, so an unsigned offset type is fine.
@@ -35,13 +47,33 @@ std::int64_t max_row_length(const ExecutionSpace& exec, const OffsetView& row_pt
   if (rows <= 0) return result;
   Kokkos::parallel_reduce(
       "kobalt::csr::max_row_nnz", range_policy<ExecutionSpace>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
-        const auto len = static_cast<std::int64_t>(row_ptr(i + 1) - row_ptr(i));
-        if (len > m) m = len;
-      },
+      MaxRowLengthFunctor<OffsetView>{row_ptr},
       Kokkos::Max<std::int64_t>(result));
   return result;
 }
+
+/// Counts row i when the row pointer decreases across it.
+template <class OffsetView>
+struct DecreasingRowPtrFunctor {
+  using value_type = std::int64_t;
+  OffsetView row_ptr;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& bad) const {
+    if (row_ptr(i + 1) < row_ptr(i)) ++bad;
+  }
+};
+
+/// Counts entry k when its column lies outside [0, cols).
+template <class IndexView>
+struct ColumnOutOfRangeFunctor {
+  using value_type = std::int64_t;
+  IndexView col;
+  std::int64_t cols;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k, std::int64_t& bad) const {
+    if (col(k) < 0 || static_cast<std::int64_t>(col(k)) >= cols) ++bad;
+  }
+};
 
 /// The checks of Csr's validating constructor that need the arrays, on
 /// `exec`: row_ptr(0) == 0, row_ptr never decreases, row_ptr(rows) <=
@@ -66,18 +98,14 @@ std::int64_t checked_csr_nnz(const ExecutionSpace& exec, std::int64_t rows, std:
   std::int64_t decreasing = 0, out_of_range = 0;
   Kokkos::parallel_reduce(
       "kobalt::csr::check_row_ptr", range_policy<ExecutionSpace>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& bad) {
-        if (row_ptr(i + 1) < row_ptr(i)) ++bad;
-      },
+      DecreasingRowPtrFunctor<OffsetView>{row_ptr},
       decreasing);
   if (decreasing > 0)
     throw invalid_matrix("kobalt::Csr: row_ptr decreases in " + std::to_string(decreasing) +
                          " rows");
   Kokkos::parallel_reduce(
       "kobalt::csr::check_columns", range_policy<ExecutionSpace>(exec, 0, nnz),
-      KOKKOS_LAMBDA(const std::int64_t k, std::int64_t& bad) {
-        if (col(k) < 0 || static_cast<std::int64_t>(col(k)) >= cols) ++bad;
-      },
+      ColumnOutOfRangeFunctor<IndexView>{col, cols},
       out_of_range);
   if (out_of_range > 0)
     throw invalid_matrix("kobalt::Csr: " + std::to_string(out_of_range) +

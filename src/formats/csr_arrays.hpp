@@ -15,28 +15,49 @@
 
 namespace kobalt::detail {
 
+/// Row counts summed into the row pointer, in place.
+template <class IndexView>
+struct RowPtrScanFunctor {
+  using Index = typename IndexView::non_const_value_type;
+  using value_type = Index;
+  IndexView row_ptr;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, Index& partial,
+                                         const bool final) const {
+    partial += row_ptr(i);
+    if (final) row_ptr(i) = partial;
+  }
+};
+
 /// row_ptr(0) = 0 and row_ptr(i + 1) += row_ptr(i): a conversion counts row
 /// i's entries into row_ptr(i + 1), then calls this.
 template <class ExecutionSpace, class IndexView>
 void scan_row_ptr(const ExecutionSpace& exec, const IndexView& row_ptr, std::int64_t rows, const char* label) {
-  using Index = typename IndexView::non_const_value_type;
   Kokkos::parallel_scan(
       label, range_policy<ExecutionSpace>(exec, 0, rows + 1),
-      KOKKOS_LAMBDA(const std::int64_t i, Index& partial, const bool final) {
-        partial += row_ptr(i);
-        if (final) row_ptr(i) = partial;
-      });
+      RowPtrScanFunctor<IndexView>{row_ptr});
 }
+
+/// to(i) = from(i), converted to To's element type.
+template <class From, class To>
+struct CopyOffsetFunctor {
+  using Target = typename To::non_const_value_type;
+  To to;
+  From from;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    to(i) = static_cast<Target>(from(i));
+  }
+};
 
 /// to(i) = from(i) for every offset, converted (from: a Csr's row pointer of
 /// any offset type; the caller checked that the values fit To's).
 template <class ExecutionSpace, class From, class To>
 void copy_offsets(const ExecutionSpace& exec, const From& from, const To& to, const char* label) {
-  using Target = typename To::non_const_value_type;
   Kokkos::parallel_for(
       label,
       range_policy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(from.extent(0))),
-      KOKKOS_LAMBDA(const std::int64_t i) { to(i) = static_cast<Target>(from(i)); });
+      CopyOffsetFunctor<From, To>{to, from});
 }
 
 /// a's row pointer with Index offsets, for code that counts entries in

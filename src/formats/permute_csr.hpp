@@ -69,6 +69,62 @@ KOKKOS_INLINE_FUNCTION void sort_row_by_column(const ColView& col, const ValView
   }
 }
 
+/// new_row_ptr(i + 1) = the length of old row row_source(i).
+template <class MapView, class IndexView, class RowPtr>
+struct PermutedRowLengthFunctor {
+  using Index = typename IndexView::non_const_value_type;
+  MapView row_source;
+  IndexView new_row_ptr;
+  RowPtr row_ptr;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Index i) const {
+    const Index old = row_source(i);
+    new_row_ptr(i + 1) = row_ptr(old + 1) - row_ptr(old);
+  }
+};
+
+/// Row lengths summed into the row pointer, in place.
+template <class IndexView>
+struct PermutedRowPtrScanFunctor {
+  using Index = typename IndexView::non_const_value_type;
+  using value_type = Index;
+  IndexView new_row_ptr;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Index i, Index& partial, const bool final) const {
+    partial += new_row_ptr(i);
+    if (final) new_row_ptr(i) = partial;
+  }
+};
+
+/// New row i: old row row_source(i)'s entries with their columns renumbered
+/// by col_map, then sorted by column.
+template <class MapView, class IndexView, class ValueView, class RowPtr, class ColView,
+          class ValView>
+struct PermutedRowFunctor {
+  using Index = typename IndexView::non_const_value_type;
+  MapView row_source;
+  IndexView new_row_ptr;
+  RowPtr row_ptr;
+  IndexView new_col;
+  MapView col_map;
+  ColView col;
+  ValueView new_val;
+  ValView val;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Index i) const {
+    const Index old = row_source(i);
+    const Index out = new_row_ptr(i);
+    const Index first = row_ptr(old);
+    const Index len = row_ptr(old + 1) - first;
+    for (Index q = 0; q < len; ++q) {
+      new_col(out + q) = col_map(col(first + q));
+      new_val(out + q) = val(first + q);
+    }
+    sort_row_by_column(new_col, new_val, static_cast<std::int64_t>(out),
+                       static_cast<std::int64_t>(out + len));
+  }
+};
+
 /// B with B's row i = A's row row_source(i), its columns renumbered by
 /// col_map (old column -> new column) and sorted. row_source has a.rows()
 /// entries, col_map a.cols(); both must be permutations (not checked here).
@@ -80,6 +136,8 @@ Csr<Value, Index, Device> permute_csr(const ExecutionSpace& space,
                                       const std::string& label) {
   using exec = ExecutionSpace;
   using result_t = Csr<Value, Index, Device>;
+  using index_view = typename result_t::index_view;
+  using row_ptr_view = typename result_t::row_ptr_view;
   const Index rows = a.rows();
   const std::int64_t nnz = a.nnz();
   const auto row_ptr = a.row_ptr();
@@ -89,29 +147,17 @@ Csr<Value, Index, Device> permute_csr(const ExecutionSpace& space,
   typename result_t::index_view new_col(compat::uninitialized(label + "::col"), nnz);
   typename result_t::value_view new_val(compat::uninitialized(label + "::val"), nnz);
   Kokkos::parallel_for(
-      label + "::count", range_policy<exec>(space, 0, rows), KOKKOS_LAMBDA(const Index i) {
-        const Index old = row_source(i);
-        new_row_ptr(i + 1) = row_ptr(old + 1) - row_ptr(old);
-      });
+      label + "::count", range_policy<exec>(space, 0, rows),
+      PermutedRowLengthFunctor<MapView, index_view, row_ptr_view>{row_source, new_row_ptr,
+                                                                  row_ptr});
   Kokkos::parallel_scan(
       label + "::scan", range_policy<exec>(space, 0, rows + 1),
-      KOKKOS_LAMBDA(const Index i, Index& partial, const bool final) {
-        partial += new_row_ptr(i);
-        if (final) new_row_ptr(i) = partial;
-      });
+      PermutedRowPtrScanFunctor<index_view>{new_row_ptr});
   Kokkos::parallel_for(
-      label + "::rows", range_policy<exec>(space, 0, rows), KOKKOS_LAMBDA(const Index i) {
-        const Index old = row_source(i);
-        const Index out = new_row_ptr(i);
-        const Index first = row_ptr(old);
-        const Index len = row_ptr(old + 1) - first;
-        for (Index q = 0; q < len; ++q) {
-          new_col(out + q) = col_map(col(first + q));
-          new_val(out + q) = val(first + q);
-        }
-        sort_row_by_column(new_col, new_val, static_cast<std::int64_t>(out),
-                           static_cast<std::int64_t>(out + len));
-      });
+      label + "::rows", range_policy<exec>(space, 0, rows),
+      PermutedRowFunctor<MapView, index_view, typename result_t::value_view, row_ptr_view,
+                         typename result_t::col_view, typename result_t::val_view>{
+          row_source, new_row_ptr, row_ptr, new_col, col_map, col, new_val, val});
   return result_t(assume_valid, space, a.rows(), a.cols(), new_row_ptr, new_col, new_val);
 }
 

@@ -29,6 +29,17 @@ template <class Device, class ExecutionSpace>
 length_view<Device> zeroed_lengths(const ExecutionSpace& exec, std::int64_t rows) {
   return length_view<Device>(Kokkos::view_alloc(exec, std::string("kobalt::row_lengths")), rows);
 }
+
+/// len(i) = row i's length from the row pointer ptr.
+template <class LengthView, class RowPtr>
+struct CsrRowLengthFunctor {
+  LengthView len;
+  RowPtr ptr;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    len(i) = ptr(i + 1) - ptr(i);
+  }
+};
 }  // namespace detail
 
 /// Stored entries of each row of a Csr (padding excluded), as a device View
@@ -40,7 +51,9 @@ detail::length_view<Device> row_lengths(const ExecutionSpace& exec,
   const auto ptr = a.row_ptr();
   Kokkos::parallel_for(
       "kobalt::row_lengths<csr>", range_policy<ExecutionSpace>(exec, 0, a.rows()),
-      KOKKOS_LAMBDA(const std::int64_t i) { len(i) = ptr(i + 1) - ptr(i); });
+      detail::CsrRowLengthFunctor<detail::length_view<Device>,
+                                  typename Csr<Value, Index, Device, Offset>::row_ptr_view>{
+          len, ptr});
   return len;
 }
 

@@ -27,22 +27,44 @@ namespace detail {
 /// conversion of slot numbers (slot_number) can carry.
 inline constexpr std::int64_t max_numbered_slots = std::int64_t{1} << 53;
 
+/// Slot k numbered first + k + 1.
+template <class View>
+struct NumberSlotFunctor {
+  View v;
+  std::int64_t first;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    v(k).n = static_cast<double>(first + k + 1);
+  }
+};
+
 /// v(k) = first + k + 1: source slots numbered from 1 (0 marks padding).
 template <class ExecutionSpace, class View>
 void number_slots(const ExecutionSpace& exec, const View& v, std::int64_t first) {
   Kokkos::parallel_for(
       "kobalt::value_map::number", range_policy<ExecutionSpace>(exec, 0, v.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t k) { v(k).n = static_cast<double>(first + k + 1); });
+      NumberSlotFunctor<View>{v, first});
 }
+
+/// map(s) = the slot number carried to slot s.
+template <class Numbers, class Map>
+struct ReadSlotNumberFunctor {
+  using M = typename Map::non_const_value_type;
+  Map map;
+  Numbers numbers;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t s) const {
+    map(s) = static_cast<M>(numbers(s).n);
+  }
+};
 
 /// map(s) = the source slot number a converted copy carried to its slot s
 /// (0 for padding).
 template <class ExecutionSpace, class Numbers, class Map>
 void read_slot_numbers(const ExecutionSpace& exec, const Numbers& numbers, const Map& map) {
-  using M = typename Map::non_const_value_type;
   Kokkos::parallel_for(
       "kobalt::value_map::read", range_policy<ExecutionSpace>(exec, 0, map.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t s) { map(s) = static_cast<M>(numbers(s).n); });
+      ReadSlotNumberFunctor<Numbers, Map>{map, numbers});
 }
 
 /// target(s) = the source value map(s) names (slots 1..n0 in s0, the rest in
@@ -95,6 +117,50 @@ inline std::int64_t tile_rows_for(std::int64_t columns, std::size_t value_bytes,
   return 0;
 }
 
+/// Row i's least and greatest source slot of the column-major `map` (0 for
+/// both when it names none).
+template <class Map, class Bounds>
+struct RowSlotBoundsFunctor {
+  std::int64_t columns;
+  Map map;
+  std::int64_t rows;
+  Bounds lo, hi;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    std::int64_t l = 0, h = 0;  // 0: no source slot (slot numbers start at 1)
+    for (std::int64_t k = 0; k < columns; ++k) {
+      const auto m = static_cast<std::int64_t>(map(k * rows + i));
+      if (m <= 0) continue;
+      if (l == 0 || m < l) l = m;
+      if (m > h) h = m;
+    }
+    lo(i) = l;
+    hi(i) = h;
+  }
+};
+
+/// Tile `tile`'s first source slot and how many reach to its last, from its
+/// rows' bounds.
+template <class Bounds, class Device>
+struct TileRunFunctor {
+  std::int64_t tile_rows;
+  std::int64_t rows;
+  Bounds lo, hi;
+  CopyTiles<Device> t;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t tile) const {
+    std::int64_t l = 0, h = 0;
+    const std::int64_t end = (tile + 1) * tile_rows < rows ? (tile + 1) * tile_rows : rows;
+    for (std::int64_t i = tile * tile_rows; i < end; ++i) {
+      if (lo(i) == 0) continue;
+      if (l == 0 || lo(i) < l) l = lo(i);
+      if (hi(i) > h) h = hi(i);
+    }
+    t.first(tile) = l == 0 ? 0 : l - 1;
+    t.count(tile) = l == 0 ? 0 : h - l + 1;
+  }
+};
+
 /// For each tile of `tile_rows` rows of the column-major `map` (`rows` rows,
 /// `columns` columns): the least source slot it names and how many reach to
 /// its greatest. Two flat passes, a row per thread and then a tile per
@@ -108,30 +174,10 @@ void find_tile_runs(const ExecutionSpace& exec, const Map& map, std::int64_t row
       hi(compat::uninitialized(exec, "kobalt::value_map::row_hi"), rows);
   Kokkos::parallel_for(
       "kobalt::value_map::row_bounds", range_policy<ExecutionSpace>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        std::int64_t l = 0, h = 0;  // 0: no source slot (slot numbers start at 1)
-        for (std::int64_t k = 0; k < columns; ++k) {
-          const auto m = static_cast<std::int64_t>(map(k * rows + i));
-          if (m <= 0) continue;
-          if (l == 0 || m < l) l = m;
-          if (m > h) h = m;
-        }
-        lo(i) = l;
-        hi(i) = h;
-      });
+      RowSlotBoundsFunctor<Map, Kokkos::View<std::int64_t*, Device>>{columns, map, rows, lo, hi});
   Kokkos::parallel_for(
       "kobalt::value_map::tiles", range_policy<ExecutionSpace>(exec, 0, t.first.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t tile) {
-        std::int64_t l = 0, h = 0;
-        const std::int64_t end = (tile + 1) * tile_rows < rows ? (tile + 1) * tile_rows : rows;
-        for (std::int64_t i = tile * tile_rows; i < end; ++i) {
-          if (lo(i) == 0) continue;
-          if (l == 0 || lo(i) < l) l = lo(i);
-          if (hi(i) > h) h = hi(i);
-        }
-        t.first(tile) = l == 0 ? 0 : l - 1;
-        t.count(tile) = l == 0 ? 0 : h - l + 1;
-      });
+      TileRunFunctor<Kokkos::View<std::int64_t*, Device>, Device>{tile_rows, rows, lo, hi, t});
 }
 
 /// GatherSlots of a column-major copy a team per tile: where the tile's

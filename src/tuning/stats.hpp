@@ -64,6 +64,58 @@ struct MatrixStats {
 };
 
 namespace detail {
+/// One team's rows of the row-length histogram: their short lengths counted
+/// in team scratch and added to `count` once per bin, the longer ones added
+/// to `count` directly.
+template <class ExecutionSpace, class RowLength, class CountView>
+struct RowLengthHistogramFunctor {
+  using member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  int local_bins;
+  std::int64_t rows_per_team;
+  std::int64_t rows;
+  RowLength length;
+  CountView count;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
+    int* local = static_cast<int*>(team.team_scratch(0).get_shmem(local_bins * sizeof(int)));
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, local_bins),
+                         [&](const int b) { local[b] = 0; });
+    team.team_barrier();
+    const std::int64_t first = team.league_rank() * rows_per_team;
+    const std::int64_t last = first + rows_per_team < rows ? first + rows_per_team : rows;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::int64_t i) {
+      const std::int64_t len = static_cast<std::int64_t>(length(i));
+      if (len < local_bins)
+        Kokkos::atomic_add(&local[len], 1);
+      else
+        Kokkos::atomic_add(&count(len), std::int64_t(1));
+    });
+    team.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, local_bins), [&](const int b) {
+      if (local[b] != 0) Kokkos::atomic_add(&count(b), std::int64_t(local[b]));
+    });
+  }
+};
+
+/// Bin t of the histogram, if non-empty, as the pair (t, count(t)) at its
+/// place among the non-empty bins; the scan's total counts them.
+template <class CountView, class PairView>
+struct CompactBinFunctor {
+  using value_type = std::int64_t;
+  CountView count;
+  PairView pairs;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t, std::int64_t& slot,
+                                         const bool final) const {
+    if (count(t) == 0) return;
+    if (final) {
+      pairs(2 * slot) = t;
+      pairs(2 * slot + 1) = count(t);
+    }
+    ++slot;
+  }
+};
+
 /// The row-length distribution of 000 eq. (6): a device histogram of the
 /// lengths (team-scratch counts of the short lengths, atomic increments of
 /// the rest) and a compaction of the non-empty bins, copied to the host and
@@ -87,7 +139,6 @@ void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
   // Laplacian have 4 to 7 entries). Lengths from local_bins on go straight
   // to the global bins (few rows share them).
   using policy_type = Kokkos::TeamPolicy<ExecutionSpace>;
-  using member = typename policy_type::member_type;
   // Chosen, not swept: 4 KB of int counters per team, and 977 teams for 8e6
   // rows (docs/sources.md: "row-length histogram").
   constexpr std::int64_t local_bins_max = 1024;
@@ -97,25 +148,9 @@ void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
   policy_type policy(exec, static_cast<int>(league), Kokkos::AUTO);
   policy.set_scratch_size(0, compat::per_team(local_bins * sizeof(int)));
   Kokkos::parallel_for(
-      "kobalt::tuning::analyze::histogram", policy, KOKKOS_LAMBDA(const member& team) {
-        int* local = static_cast<int*>(team.team_scratch(0).get_shmem(local_bins * sizeof(int)));
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, local_bins),
-                             [&](const int b) { local[b] = 0; });
-        team.team_barrier();
-        const std::int64_t first = team.league_rank() * rows_per_team;
-        const std::int64_t last = first + rows_per_team < rows ? first + rows_per_team : rows;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::int64_t i) {
-          const std::int64_t len = static_cast<std::int64_t>(length(i));
-          if (len < local_bins)
-            Kokkos::atomic_add(&local[len], 1);
-          else
-            Kokkos::atomic_add(&count(len), std::int64_t(1));
-        });
-        team.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, local_bins), [&](const int b) {
-          if (local[b] != 0) Kokkos::atomic_add(&count(b), std::int64_t(local[b]));
-        });
-      });
+      "kobalt::tuning::analyze::histogram", policy,
+      RowLengthHistogramFunctor<ExecutionSpace, RowLength, std::decay_t<decltype(count)>>{
+          local_bins, rows_per_team, rows, length, count});
   // The non-empty bins compacted into (length, rows of that length) pairs;
   // the scan's total is their number, and the host cumulates the counts
   // (distinct lengths only). Against a device scan of the counts and a
@@ -125,14 +160,7 @@ void row_length_distribution(const ExecutionSpace& exec, std::int64_t rows,
   std::int64_t distinct = 0;
   Kokkos::parallel_scan(
       "kobalt::tuning::analyze::compact", range_policy<ExecutionSpace>(exec, 0, bins),
-      KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& slot, const bool final) {
-        if (count(t) == 0) return;
-        if (final) {
-          pairs(2 * slot) = t;
-          pairs(2 * slot + 1) = count(t);
-        }
-        ++slot;
-      },
+      CompactBinFunctor<std::decay_t<decltype(count)>, std::decay_t<decltype(pairs)>>{count, pairs},
       distinct);
   Kokkos::View<std::int64_t*, Kokkos::HostSpace> pairs_h(
       compat::uninitialized("kobalt::tuning::distinct_lengths"), 2 * distinct);
@@ -166,6 +194,41 @@ KOKKOS_INLINE_FUNCTION void add_row(std::int64_t len, double mean, std::int64_t&
   squares += d * d;
 }
 
+/// Row i's length added to the moments' partial results.
+template <class RowLength>
+struct RowMomentsFunctor {
+  RowLength length;
+  double mean;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& lo, std::int64_t& hi,
+                                         std::int64_t& e, double& acc) const {
+    add_row(static_cast<std::int64_t>(length(i)), mean, lo, hi, e, acc);
+  }
+};
+
+/// Slice k's rows added to the moments' partial results, and its longest
+/// row to the sum of the slice widths.
+template <class RowLength>
+struct SliceMomentsFunctor {
+  std::int64_t slice;
+  std::int64_t rows;
+  RowLength length;
+  double mean;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k, std::int64_t& lo, std::int64_t& hi,
+                                         std::int64_t& e, double& acc, std::int64_t& w) const {
+    const std::int64_t first = k * slice;
+    const std::int64_t last = rows - first > slice ? first + slice : rows;
+    std::int64_t longest = 0;
+    for (std::int64_t i = first; i < last; ++i) {
+      const std::int64_t len = static_cast<std::int64_t>(length(i));
+      add_row(len, mean, lo, hi, e, acc);
+      longest = len > longest ? len : longest;
+    }
+    w += longest;
+  }
+};
+
 /// row_moments; with `slice` > 1 the same reduction also sums, over slices
 /// of `slice` consecutive rows (one work item each), each slice's longest
 /// row: SELL-P's slots per slice row (tuning/sellp_fill.hpp). slice = 1
@@ -193,10 +256,7 @@ MomentsAndSliceWidths row_moments_by_slice(const ExecutionSpace& exec, std::int6
   if (slice == 1) {
     Kokkos::parallel_reduce(
         "kobalt::tuning::analyze::rows", range_policy<ExecutionSpace>(exec, 0, rows),
-        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& lo, std::int64_t& hi, std::int64_t& e,
-                      double& acc) {
-          add_row(static_cast<std::int64_t>(length(i)), mean, lo, hi, e, acc);
-        },
+        RowMomentsFunctor<RowLength>{length, mean},
         Kokkos::Min<std::int64_t>(min_len), Kokkos::Max<std::int64_t>(max_len),
         Kokkos::Sum<std::int64_t>(empty), Kokkos::Sum<double>(squares));
     r.slice_widths = nnz;
@@ -205,18 +265,7 @@ MomentsAndSliceWidths row_moments_by_slice(const ExecutionSpace& exec, std::int6
     std::int64_t widths = 0;
     Kokkos::parallel_reduce(
         "kobalt::tuning::analyze::slices", range_policy<ExecutionSpace>(exec, 0, slices),
-        KOKKOS_LAMBDA(const std::int64_t k, std::int64_t& lo, std::int64_t& hi, std::int64_t& e,
-                      double& acc, std::int64_t& w) {
-          const std::int64_t first = k * slice;
-          const std::int64_t last = rows - first > slice ? first + slice : rows;
-          std::int64_t longest = 0;
-          for (std::int64_t i = first; i < last; ++i) {
-            const std::int64_t len = static_cast<std::int64_t>(length(i));
-            add_row(len, mean, lo, hi, e, acc);
-            longest = len > longest ? len : longest;
-          }
-          w += longest;
-        },
+        SliceMomentsFunctor<RowLength>{slice, rows, length, mean},
         Kokkos::Min<std::int64_t>(min_len), Kokkos::Max<std::int64_t>(max_len),
         Kokkos::Sum<std::int64_t>(empty), Kokkos::Sum<double>(squares),
         Kokkos::Sum<std::int64_t>(widths));
