@@ -37,9 +37,8 @@ struct MaxRowLengthFunctor {
   }
 };
 
-/// Longest row of a CSR row pointer (a free function: CUDA forbids extended
-/// lambdas inside private member functions). Row lengths are differences of
-/// the (never decreasing) offsets, so an unsigned offset type is fine.
+/// Longest row of a CSR row pointer. Row lengths are differences of the
+/// (never decreasing) offsets, so an unsigned offset type is fine.
 template <class ExecutionSpace, class OffsetView>
 std::int64_t max_row_length(const ExecutionSpace& exec, const OffsetView& row_ptr,
                             std::int64_t rows) {

@@ -56,8 +56,7 @@ struct EllLayoutCheckFunctor {
 };
 
 /// Counts the entries of an ELL block and finds the first row with an entry
-/// after a padding slot or a column outside [0, cols). A free function: CUDA
-/// forbids extended lambdas in private member functions.
+/// after a padding slot or a column outside [0, cols).
 template <class ExecutionSpace, class IndexView>
 layout_check check_ell_layout(const ExecutionSpace& exec, const IndexView& col, std::int64_t rows, std::int64_t cols,
                               std::int64_t width, std::int64_t stride) {

@@ -90,8 +90,7 @@ struct SellpLayoutCheckFunctor {
 };
 
 /// Counts the entries of a SELL-P block and finds the first (padded) row
-/// whose slice metadata or slots break the layout. A free function: CUDA
-/// forbids extended lambdas in private member functions.
+/// whose slice metadata or slots break the layout.
 template <class ExecutionSpace, class IndexView>
 layout_check check_sellp_layout(const ExecutionSpace& exec, const IndexView& slice_sets, const IndexView& slice_lengths,
                                 const IndexView& col, std::int64_t rows, std::int64_t cols,
