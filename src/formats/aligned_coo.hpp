@@ -62,8 +62,17 @@ inline const char* name(split s) {
 }  // namespace aligned_coo
 
 namespace detail {
-/// Non-padding slots of a seg part (free function: CUDA forbids extended
-/// lambdas in private member functions).
+/// Adds one per slot of `col` that holds an entry (not padding).
+template <class IndexView>
+struct AlignedCooCountEntriesFunctor {
+  using value_type = std::int64_t;
+  IndexView col;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k, std::int64_t& c) const {
+    if (col(k) != padding_index<typename IndexView::non_const_value_type>) ++c;
+  }
+};
+
+/// Non-padding slots of a seg part.
 template <class ExecutionSpace, class IndexView>
 std::int64_t count_non_padding(const ExecutionSpace& exec, const IndexView& col) {
   std::int64_t result = 0;
@@ -71,10 +80,7 @@ std::int64_t count_non_padding(const ExecutionSpace& exec, const IndexView& col)
   if (n == 0) return 0;
   Kokkos::parallel_reduce(
       "kobalt::aligned_coo::count", range_policy<ExecutionSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const std::int64_t k, std::int64_t& c) {
-        if (col(k) != padding_index<typename IndexView::non_const_value_type>) ++c;
-      },
-      result);
+      AlignedCooCountEntriesFunctor<IndexView>{col}, result);
   return result;
 }
 }  // namespace detail

@@ -77,6 +77,22 @@ struct seg_shape {
   std::int64_t num_seg = 0;   ///< segments; 004's Num_of_seg (= lane capacity)
 };
 
+/// Scans the seg part's row lengths under split s into prefix(1..rows).
+template <class RowPtr>
+struct AlignedCooSegPrefixFunctor {
+  using value_type = typename RowPtr::non_const_value_type;
+  RowPtr row_ptr;
+  typename RowPtr::non_const_type prefix;
+  aligned_coo::split s;
+  std::int64_t flat_unit;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, value_type& partial,
+                                         const bool final) const {
+    partial += static_cast<value_type>(
+        aligned_coo_seg_length(row_ptr(i + 1) - row_ptr(i), s, flat_unit));
+    if (final) prefix(i + 1) = partial;
+  }
+};
+
 /// Where the seg part's entries of each row start: prefix(i) = seg entries
 /// of the rows before i (rows + 1 entries), on `exec`. all_seg is the row
 /// pointer itself; all_flat is all zeros. (RowPtr may be a View of const
@@ -85,20 +101,25 @@ template <class ExecutionSpace, class RowPtr>
 RowPtr seg_prefix(const ExecutionSpace& exec, const RowPtr& row_ptr, aligned_coo::split s,
                   std::int64_t flat_unit) {
   if (s == aligned_coo::split::all_seg) return row_ptr;
-  using index = typename RowPtr::non_const_value_type;
   const std::int64_t rows = static_cast<std::int64_t>(row_ptr.extent(0)) - 1;
   typename RowPtr::non_const_type prefix(
       Kokkos::view_alloc(exec, std::string("kobalt::aligned_coo::seg_prefix")), row_ptr.extent(0));
   if (s == aligned_coo::split::all_flat || rows < 1) return prefix;
   Kokkos::parallel_scan(
       "kobalt::aligned_coo::seg_prefix", range_policy<ExecutionSpace>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i, index& partial, const bool final) {
-        partial += static_cast<index>(
-            aligned_coo_seg_length(row_ptr(i + 1) - row_ptr(i), s, flat_unit));
-        if (final) prefix(i + 1) = partial;
-      });
+      AlignedCooSegPrefixFunctor<RowPtr>{row_ptr, prefix, s, flat_unit});
   return prefix;
 }
+
+/// The longest row of a prefix, by a Max reduction.
+template <class PrefixView>
+struct AlignedCooLongestRowFunctor {
+  PrefixView prefix;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& m) const {
+    const std::int64_t len = static_cast<std::int64_t>(prefix(i + 1) - prefix(i));
+    if (len > m) m = len;
+  }
+};
 
 /// The longest row whose lengths are prefix(i + 1) - prefix(i).
 template <class ExecutionSpace, class PrefixView>
@@ -108,11 +129,7 @@ std::int64_t longest_row(const ExecutionSpace& exec, const PrefixView& prefix) {
   if (rows > 0)
     Kokkos::parallel_reduce(
         "kobalt::aligned_coo::longest_row", range_policy<ExecutionSpace>(exec, 0, rows),
-        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
-          const std::int64_t len = static_cast<std::int64_t>(prefix(i + 1) - prefix(i));
-          if (len > m) m = len;
-        },
-        Kokkos::Max<std::int64_t>(longest));
+        AlignedCooLongestRowFunctor<PrefixView>{prefix}, Kokkos::Max<std::int64_t>(longest));
   exec.fence();
   return longest;
 }

@@ -17,9 +17,144 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace kobalt {
+
+namespace detail {
+/// Where each lane starts in the seg prefix (lane_start(lanes) = seg_nnz).
+template <class Index, class Prefix, class LaneOf, class IndexView>
+struct AlignedCooLaneStartFunctor {
+  Prefix prefix;
+  LaneOf lane_of;
+  IndexView lane_start;
+  std::int64_t lanes;
+  Index seg_nnz;
+  KOKKOS_INLINE_FUNCTION void operator()(const Index i) const {
+    if (prefix(i + 1) == prefix(i)) return;
+    const Index lane = lane_of(i);
+    if (i == 0 || lane_of(i - 1) != lane) lane_start(lane) = prefix(i);  // starts its lane
+    if (lane == lanes - 1 && prefix(i + 1) == seg_nnz) lane_start(lanes) = seg_nnz;
+  }
+};
+
+/// The row of each lane's last entry (the row its padding repeats).
+template <class Index, class Prefix, class LaneOf, class IndexView>
+struct AlignedCooLaneRowFunctor {
+  Prefix prefix;
+  LaneOf lane_of;
+  IndexView lane_start, lane_row;
+  KOKKOS_INLINE_FUNCTION void operator()(const Index i) const {
+    if (prefix(i + 1) != prefix(i) && prefix(i + 1) == lane_start(lane_of(i) + 1))
+      lane_row(lane_of(i)) = i;  // ends its lane
+  }
+};
+
+/// Fills every seg slot with padding: column -1, value 0, the lane's row.
+template <class Index, class IndexView, class ValueView>
+struct AlignedCooPadFunctor {
+  IndexView seg_row, seg_col;
+  ValueView seg_val;
+  IndexView lane_row;
+  Index seg_size;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    using value = typename ValueView::non_const_value_type;
+    seg_row(k) = lane_row(k % seg_size);
+    seg_col(k) = padding_index<Index>;
+    seg_val(k) = value(0);
+  }
+};
+
+/// Moves CSR entry e into its seg slot or its place in the flat Coo.
+template <class Index, class RowPtr, class Prefix, class LaneOf, class IndexView, class ColView,
+          class ValView, class ValueView>
+struct AlignedCooMoveFunctor {
+  RowPtr row_ptr;
+  Prefix prefix;
+  LaneOf lane_of;
+  IndexView lane_start;
+  ColView col;
+  ValView val;
+  IndexView seg_row, seg_col;
+  ValueView seg_val;
+  IndexView flat_row, flat_col;
+  ValueView flat_val;
+  Index rows, seg_size;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t e) const {
+    const Index i = static_cast<Index>(detail::row_of_entry(row_ptr, rows, e));
+    const std::int64_t flat_in_row = (row_ptr(i + 1) - row_ptr(i)) - (prefix(i + 1) - prefix(i));
+    const std::int64_t k = e - row_ptr(i);  // position in the row
+    if (k >= flat_in_row) {
+      const std::int64_t lane = lane_of(i);
+      const std::int64_t slot =
+          (prefix(i) - lane_start(lane) + (k - flat_in_row)) * seg_size + lane;
+      seg_row(slot) = i;
+      seg_col(slot) = col(e);
+      seg_val(slot) = val(e);
+    } else {
+      const std::int64_t dst = row_ptr(i) - prefix(i) + k;
+      flat_row(dst) = i;
+      flat_col(dst) = col(e);
+      flat_val(dst) = val(e);
+    }
+  }
+};
+
+/// row_ptr(i + 1) = the entries (flat and seg) of rows 0..i.
+template <class Index, class IndexView>
+struct AlignedCooCsrRowPtrFunctor {
+  using value_type = Index;
+  IndexView flat_ptr, seg_count, row_ptr;
+  KOKKOS_INLINE_FUNCTION void operator()(const Index i, Index& partial, const bool final) const {
+    partial += (flat_ptr(i + 1) - flat_ptr(i)) + seg_count(i);
+    if (final) row_ptr(i + 1) = partial;
+  }
+};
+
+/// Flat entry k to the front of its CSR row.
+template <class Index, class FlatIndex, class FlatVal, class IndexView, class ColView,
+          class ValView>
+struct AlignedCooFlatToCsrFunctor {
+  FlatIndex flat_row, flat_col;
+  FlatVal flat_val;
+  IndexView row_ptr, flat_ptr;
+  ColView col;
+  ValView val;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    const Index r = flat_row(k);
+    const std::int64_t dst = row_ptr(r) + (k - flat_ptr(r));
+    col(dst) = flat_col(k);
+    val(dst) = flat_val(k);
+  }
+};
+
+/// One lane's seg entries after their rows' flat entries, slot by slot.
+template <class Index, class SegIndex, class SegVal, class IndexView, class ColView, class ValView>
+struct AlignedCooSegToCsrFunctor {
+  SegIndex seg_row, seg_col;
+  SegVal seg_val;
+  IndexView row_ptr, flat_ptr;
+  ColView col;
+  ValView val;
+  Index seg_size, num_seg;
+  KOKKOS_INLINE_FUNCTION void operator()(const Index lane) const {
+    Index current = padding_index<Index>;
+    std::int64_t dst = 0;
+    for (Index s = 0; s < num_seg; ++s) {
+      const std::int64_t slot = static_cast<std::int64_t>(s) * seg_size + lane;
+      if (seg_col(slot) == padding_index<Index>) break;
+      if (seg_row(slot) != current) {
+        current = seg_row(slot);
+        dst = row_ptr(current) + (flat_ptr(current + 1) - flat_ptr(current));
+      }
+      col(dst) = seg_col(slot);
+      val(dst) = seg_val(slot);
+      ++dst;
+    }
+  }
+};
+}  // namespace detail
 
 /// Csr -> AlignedCoo (004) with a concrete layout (see aligned_coo.hpp), on
 /// `space`. Throws invalid_parameter for bad parameters, index_overflow when
@@ -67,51 +202,28 @@ AlignedCoo<Value, Index, Device> to_aligned_coo(const ExecutionSpace& space,
   Kokkos::deep_copy(space, lane_row, Index(-1));
   Kokkos::parallel_for(
       "kobalt::convert<aligned_coo>::lanes", exec_range(space, 0, rows),
-      KOKKOS_LAMBDA(const Index i) {
-        if (prefix(i + 1) == prefix(i)) return;
-        const Index lane = lane_of(i);
-        if (i == 0 || lane_of(i - 1) != lane) lane_start(lane) = prefix(i);  // starts its lane
-        if (lane == lanes - 1 && prefix(i + 1) == seg_nnz) lane_start(lanes) = seg_nnz;
-      });
+      detail::AlignedCooLaneStartFunctor<Index, decltype(prefix), decltype(lane_of), index_view>{
+          prefix, lane_of, lane_start, lanes, seg_nnz});
   Kokkos::parallel_for(
       "kobalt::convert<aligned_coo>::lane_rows", exec_range(space, 0, rows),
-      KOKKOS_LAMBDA(const Index i) {
-        if (prefix(i + 1) != prefix(i) && prefix(i + 1) == lane_start(lane_of(i) + 1))
-          lane_row(lane_of(i)) = i;  // ends its lane
-      });
+      detail::AlignedCooLaneRowFunctor<Index, decltype(prefix), decltype(lane_of), index_view>{
+          prefix, lane_of, lane_start, lane_row});
 
   // 1. Padding everywhere: col -1, value 0, the lane's own row (lane-local).
   Kokkos::parallel_for(
       "kobalt::convert<aligned_coo>::pad", exec_range(space, 0, slots),
-      KOKKOS_LAMBDA(const std::int64_t k) {
-        seg_row(k) = lane_row(k % seg_size);
-        seg_col(k) = padding_index<Index>;
-        seg_val(k) = Value(0);
-      });
+      detail::AlignedCooPadFunctor<Index, index_view, value_view>{seg_row, seg_col, seg_val,
+                                                                 lane_row, seg_size});
   // 2. Every entry to its place, one thread per entry: a row's last
   //    prefix(i + 1) - prefix(i) entries into its lane, one segment apart
   //    from its offset in the lane on; its first ones into the flat Coo,
   //    where the rows before it hold row_ptr(i) - prefix(i) entries.
   Kokkos::parallel_for(
       "kobalt::convert<aligned_coo>::move", exec_range(space, 0, a.nnz()),
-      KOKKOS_LAMBDA(const std::int64_t e) {
-        const Index i = static_cast<Index>(detail::row_of_entry(row_ptr, rows, e));
-        const std::int64_t flat_in_row = (row_ptr(i + 1) - row_ptr(i)) - (prefix(i + 1) - prefix(i));
-        const std::int64_t k = e - row_ptr(i);  // position in the row
-        if (k >= flat_in_row) {
-          const std::int64_t lane = lane_of(i);
-          const std::int64_t slot =
-              (prefix(i) - lane_start(lane) + (k - flat_in_row)) * seg_size + lane;
-          seg_row(slot) = i;
-          seg_col(slot) = col(e);
-          seg_val(slot) = val(e);
-        } else {
-          const std::int64_t dst = row_ptr(i) - prefix(i) + k;
-          flat_row(dst) = i;
-          flat_col(dst) = col(e);
-          flat_val(dst) = val(e);
-        }
-      });
+      detail::AlignedCooMoveFunctor<Index, decltype(row_ptr), decltype(prefix), decltype(lane_of),
+                                    index_view, decltype(col), decltype(val), value_view>{
+          row_ptr, prefix, lane_of, lane_start, col, val, seg_row,
+          seg_col, seg_val, flat_row, flat_col, flat_val, rows, seg_size});
   return result_t(space, rows, a.cols(), seg_size, num_seg, seg_row, seg_col, seg_val,
                   Coo<Value, Index, Device>(rows, a.cols(), flat_row, flat_col, flat_val),
                   plan.split, p.flat_unit);
@@ -153,37 +265,20 @@ Csr<Value, Index, Device> to_csr(const ExecutionSpace& space,
                        "kobalt::convert<csr>::seg_count");
   Kokkos::parallel_scan(
       "kobalt::convert<csr>::scan", range_policy<exec>(space, 0, rows),
-      KOKKOS_LAMBDA(const Index i, Index& partial, const bool final) {
-        partial += (flat_ptr(i + 1) - flat_ptr(i)) + seg_count(i);
-        if (final) row_ptr(i + 1) = partial;
-      });
+      detail::AlignedCooCsrRowPtrFunctor<Index, index_view>{flat_ptr, seg_count, row_ptr});
   // Flat entries first within their row ...
   Kokkos::parallel_for(
       "kobalt::convert<csr>::flat", range_policy<exec>(space, 0, a.flat().nnz()),
-      KOKKOS_LAMBDA(const std::int64_t k) {
-        const Index r = flat_row(k);
-        const std::int64_t dst = row_ptr(r) + (k - flat_ptr(r));
-        col(dst) = flat_col(k);
-        val(dst) = flat_val(k);
-      });
+      detail::AlignedCooFlatToCsrFunctor<Index, decltype(flat_row), decltype(flat_val),
+                                         index_view, std::decay_t<decltype(col)>,
+                                         std::decay_t<decltype(val)>>{
+          flat_row, flat_col, flat_val, row_ptr, flat_ptr, col, val});
   // ... then the seg entries, walked lane by lane.
   Kokkos::parallel_for(
       "kobalt::convert<csr>::seg", range_policy<exec>(space, 0, seg_size),
-      KOKKOS_LAMBDA(const Index lane) {
-        Index current = padding_index<Index>;
-        std::int64_t dst = 0;
-        for (Index s = 0; s < num_seg; ++s) {
-          const std::int64_t slot = static_cast<std::int64_t>(s) * seg_size + lane;
-          if (seg_col(slot) == padding_index<Index>) break;
-          if (seg_row(slot) != current) {
-            current = seg_row(slot);
-            dst = row_ptr(current) + (flat_ptr(current + 1) - flat_ptr(current));
-          }
-          col(dst) = seg_col(slot);
-          val(dst) = seg_val(slot);
-          ++dst;
-        }
-      });
+      detail::AlignedCooSegToCsrFunctor<Index, decltype(seg_row), decltype(seg_val), index_view,
+                                        std::decay_t<decltype(col)>, std::decay_t<decltype(val)>>{
+          seg_row, seg_col, seg_val, row_ptr, flat_ptr, col, val, seg_size, num_seg});
   return out.finish(space, rows, a.cols());
 }
 

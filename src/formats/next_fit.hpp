@@ -64,6 +64,73 @@ template <class PrefixView>
 using lane_view_t =
     Kokkos::View<typename PrefixView::non_const_value_type*, typename PrefixView::device_type>;
 
+/// The first non-empty row, by a Min reduction.
+template <class PrefixView>
+struct NextFitFirstRowFunctor {
+  PrefixView prefix;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& m) const {
+    if (prefix(i + 1) > prefix(i) && i < m) m = i;
+  }
+};
+
+/// jump(i) = the row that does not fit in a lane started at row i (n = none).
+template <class PrefixView, class IndexView>
+struct NextFitJumpFunctor {
+  using index = typename IndexView::non_const_value_type;
+  PrefixView prefix;
+  IndexView jump;
+  std::int64_t n, capacity;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    if (i == n || prefix(i + 1) == prefix(i)) {
+      jump(i) = static_cast<index>(n);
+    } else {
+      const std::int64_t m =
+          first_above(prefix, i + 1, n, static_cast<std::int64_t>(prefix(i)) + capacity);
+      jump(i) = static_cast<index>(m > n ? n : m - 1);
+    }
+  }
+};
+
+/// Marks row `first`, the start of lane 0.
+template <class MarkView>
+struct NextFitMarkFirstFunctor {
+  MarkView marks;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const { marks(i) = 1; }
+};
+
+/// Carries each marked row's mark to the row its jump reaches.
+template <class MarkView, class IndexView>
+struct NextFitMarkFunctor {
+  MarkView marks, marked_next;
+  IndexView jump;
+  std::int64_t n;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    if (marks(i) && jump(i) < n) marked_next(jump(i)) = 1;
+  }
+};
+
+/// jump_twice = jump composed with itself (pointer doubling).
+template <class IndexView>
+struct NextFitDoubleFunctor {
+  IndexView jump, jump_twice;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    jump_twice(i) = jump(jump(i));
+  }
+};
+
+/// lane_of(i) = the marks at or before row i, minus one.
+template <class MarkView, class IndexView>
+struct NextFitLaneOfFunctor {
+  using value_type = typename IndexView::non_const_value_type;
+  MarkView marks;
+  IndexView lane_of;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, value_type& partial,
+                                         const bool final) const {
+    partial += static_cast<value_type>(marks(i));
+    if (final) lane_of(i) = partial - 1;
+  }
+};
+
 /// Next-fit packing of the rows whose lengths are prefix(i + 1) - prefix(i)
 /// (prefix: rows + 1 non-decreasing entries from 0) into lanes of
 /// `capacity` slots, on `exec`. capacity must be >= the longest row.
@@ -81,10 +148,7 @@ NextFitLanes<lane_view_t<PrefixView>> next_fit(const ExecutionSpace& exec, const
   if (n > 0)
     Kokkos::parallel_reduce(
         "kobalt::next_fit::first_row", range(exec, 0, n),
-        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
-          if (prefix(i + 1) > prefix(i) && i < m) m = i;
-        },
-        Kokkos::Min<std::int64_t>(first));
+        NextFitFirstRowFunctor<PrefixView>{prefix}, Kokkos::Min<std::int64_t>(first));
   if (first >= n) {
     if (n > 0) Kokkos::deep_copy(exec, result.lane_of, index(-1));
     return result;
@@ -95,31 +159,23 @@ NextFitLanes<lane_view_t<PrefixView>> next_fit(const ExecutionSpace& exec, const
   index_view jump(compat::uninitialized(exec, "kobalt::next_fit::jump"), n + 1);
   index_view jump_twice(compat::uninitialized(exec, "kobalt::next_fit::jump_twice"), n + 1);
   Kokkos::parallel_for(
-      "kobalt::next_fit::next", range(exec, 0, n + 1), KOKKOS_LAMBDA(const std::int64_t i) {
-        if (i == n || prefix(i + 1) == prefix(i)) {
-          jump(i) = static_cast<index>(n);
-        } else {
-          const std::int64_t m =
-              first_above(prefix, i + 1, n, static_cast<std::int64_t>(prefix(i)) + capacity);
-          jump(i) = static_cast<index>(m > n ? n : m - 1);
-        }
-      });
+      "kobalt::next_fit::next", range(exec, 0, n + 1),
+      NextFitJumpFunctor<PrefixView, index_view>{prefix, jump, n, capacity});
   // Marks are double-buffered: a round reads one and writes the other, and
   // each chain node is written by one thread (its 2^r-th predecessor).
   mark_view marks(Kokkos::view_alloc(exec, std::string("kobalt::next_fit::marks")), n);
   mark_view marked_next(compat::uninitialized(exec, "kobalt::next_fit::marked_next"), n);
   Kokkos::parallel_for(
       "kobalt::next_fit::mark_first", range(exec, first, first + 1),
-      KOKKOS_LAMBDA(const std::int64_t i) { marks(i) = 1; });
+      NextFitMarkFirstFunctor<mark_view>{marks});
   for (;;) {
     Kokkos::deep_copy(exec, marked_next, marks);
     Kokkos::parallel_for(
-        "kobalt::next_fit::mark", range(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
-          if (marks(i) && jump(i) < n) marked_next(jump(i)) = 1;
-        });
+        "kobalt::next_fit::mark", range(exec, 0, n),
+        NextFitMarkFunctor<mark_view, index_view>{marks, marked_next, jump, n});
     Kokkos::parallel_for(
         "kobalt::next_fit::double", range(exec, 0, n + 1),
-        KOKKOS_LAMBDA(const std::int64_t i) { jump_twice(i) = jump(jump(i)); });
+        NextFitDoubleFunctor<index_view>{jump, jump_twice});
     std::swap(marks, marked_next);
     std::swap(jump, jump_twice);
     exec.fence();
@@ -131,11 +187,7 @@ NextFitLanes<lane_view_t<PrefixView>> next_fit(const ExecutionSpace& exec, const
   index lanes = 0;
   Kokkos::parallel_scan(
       "kobalt::next_fit::lane_of", range(exec, 0, n),
-      KOKKOS_LAMBDA(const std::int64_t i, index& partial, const bool final) {
-        partial += static_cast<index>(marks(i));
-        if (final) lane_of(i) = partial - 1;
-      },
-      lanes);
+      NextFitLaneOfFunctor<mark_view, index_view>{marks, lane_of}, lanes);
   exec.fence();
   result.lanes = static_cast<std::int64_t>(lanes);
   return result;

@@ -22,6 +22,30 @@ KOKKOS_INLINE_FUNCTION std::int64_t length_at(const PrefixView& prefix, std::int
   return i < rows ? static_cast<std::int64_t>(prefix(i + 1) - prefix(i)) : std::int64_t(0);
 }
 
+namespace detail {
+/// Adds one per row of at least `least` entries (Alg. 1's Avg_length_rows).
+template <class PrefixView>
+struct AlignedCooLongRowsFunctor {
+  using value_type = std::int64_t;
+  PrefixView prefix;
+  std::int64_t rows, least;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& c) const {
+    if (length_at(prefix, rows, i) >= least) ++c;
+  }
+};
+
+/// The first row i whose length and the next row's add to less than
+/// num_seg (the end of Alg. 1's while loop), by a Min reduction.
+template <class PrefixView>
+struct AlignedCooLoopEndFunctor {
+  PrefixView prefix;
+  std::int64_t rows, num_seg;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& m) const {
+    if (length_at(prefix, rows, i) + length_at(prefix, rows, i + 1) < num_seg && i < m) m = i;
+  }
+};
+}  // namespace detail
+
 /// 004 Alg. 1 on the seg part's row lengths, indexed in the original row
 /// order (NNZ = their sum, NR = their count), given as their prefix
 /// (prefix(i + 1) - prefix(i) = Row_len[i]) on the device, computed on `exec`:
@@ -57,9 +81,7 @@ seg_shape alg1_segment_size(const ExecutionSpace& exec, const PrefixView& prefix
   std::int64_t avg_length_rows = 0;
   Kokkos::parallel_reduce(
       "kobalt::aligned_coo::alg1_long_rows", range(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& c) {
-        if (length_at(prefix, rows, i) >= avg_length_ceil) ++c;
-      },
+      detail::AlignedCooLongRowsFunctor<PrefixView>{prefix, rows, avg_length_ceil},
       avg_length_rows);
   seg_shape s;
   s.num_seg = max_len;
@@ -71,9 +93,7 @@ seg_shape alg1_segment_size(const ExecutionSpace& exec, const PrefixView& prefix
     const std::int64_t num_seg = s.num_seg;
     Kokkos::parallel_reduce(
         "kobalt::aligned_coo::alg1_loop", range(exec, s.seg_size, rows),
-        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
-          if (length_at(prefix, rows, i) + length_at(prefix, rows, i + 1) < num_seg && i < m) m = i;
-        },
+        detail::AlignedCooLoopEndFunctor<PrefixView>{prefix, rows, num_seg},
         Kokkos::Min<std::int64_t>(stop));
     exec.fence();
     if (stop > rows) stop = rows;
