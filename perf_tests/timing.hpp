@@ -37,6 +37,16 @@ struct Timing {
   int reps = 0;
 };
 
+namespace detail {
+
+/// b(i) = b(i) * 0.5 + 1.0: rewrites one entry of the flush buffer.
+struct CacheFlushFunctor {
+  Kokkos::View<double*> b;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const { b(i) = b(i) * 0.5 + 1.0; }
+};
+
+}  // namespace detail
+
 /// Rewrites a buffer of o.flush_bytes so the next run starts with cold caches.
 class CacheFlusher {
  public:
@@ -52,7 +62,7 @@ class CacheFlusher {
     auto b = buffer_;
     Kokkos::parallel_for(
         "kobalt::bench::flush", Kokkos::RangePolicy<>(0, b.extent(0)),
-        KOKKOS_LAMBDA(const std::int64_t i) { b(i) = b(i) * 0.5 + 1.0; });
+        detail::CacheFlushFunctor{b});
     Kokkos::fence();
   }
 

@@ -30,6 +30,17 @@ inline void check_triad_fits(std::int64_t array_bytes, const std::string& what) 
       3 * static_cast<std::uint64_t>(array_bytes), 0);
 }
 
+namespace detail {
+
+/// a(i) = b(i) + s * c(i): one entry of the stream triad.
+struct TriadFunctor {
+  Kokkos::View<double*> a, b, c;
+  double s;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const { a(i) = b(i) + s * c(i); }
+};
+
+}  // namespace detail
+
 inline TriadResult measure_triad(std::int64_t array_bytes, DeviceClock& clock) {
   check_triad_fits(array_bytes, "kobalt::bench");
   const std::int64_t n = array_bytes / 8;
@@ -41,7 +52,7 @@ inline TriadResult measure_triad(std::int64_t array_bytes, DeviceClock& clock) {
   auto run = [&] {
     Kokkos::parallel_for(
         "kobalt::bench::triad", Kokkos::RangePolicy<>(0, n),
-        KOKKOS_LAMBDA(const std::int64_t i) { a(i) = b(i) + s * c(i); });
+        detail::TriadFunctor{a, b, c, s});
   };
   TimingOptions o;
   o.warmup = 3;

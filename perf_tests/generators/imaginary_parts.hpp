@@ -16,6 +16,26 @@
 
 namespace kobalt::bench::gen {
 
+namespace detail {
+
+/// Row i's complex values: val(k) = re(k) + i b with b hashed from
+/// (seed, i, col(k)).
+template <class Real, class RowPtr, class ColView, class RealView, class ComplexView>
+struct ImaginaryPartsFunctor {
+  RowPtr row_ptr;
+  ColView col;
+  RealView re;
+  ComplexView val;
+  std::uint64_t seed;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    for (auto k = row_ptr(i); k < row_ptr(i + 1); ++k)
+      val(k) = Kokkos::complex<Real>(
+          re(k), static_cast<Real>(hashed_value(seed, i, col(k), stream_imaginary)));
+  }
+};
+
+}  // namespace detail
+
 /// a + i b with b(i, j) from the hash of (seed, i, j), on a's device; a's
 /// row pointer and columns are shared, not copied.
 template <class Real, class Index, class Device>
@@ -30,11 +50,10 @@ Csr<Kokkos::complex<Real>, Index, Device> with_imaginary_parts(const Csr<Real, I
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kobalt::bench::complex_values"), a.nnz());
   Kokkos::parallel_for(
       "kobalt::bench::imaginary_parts", Kokkos::RangePolicy<exec>(0, a.rows()),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        for (auto k = row_ptr(i); k < row_ptr(i + 1); ++k)
-          val(k) = Kokkos::complex<Real>(
-              re(k), static_cast<Real>(hashed_value(seed, i, col(k), stream_imaginary)));
-      });
+      detail::ImaginaryPartsFunctor<Real, typename Csr<Real, Index, Device>::row_ptr_view,
+                                    typename Csr<Real, Index, Device>::col_view,
+                                    typename Csr<Real, Index, Device>::val_view, decltype(val)>{
+          row_ptr, col, re, val, seed});
   return complex_csr(assume_valid, exec(), a.rows(), a.cols(), row_ptr, col, val);
 }
 

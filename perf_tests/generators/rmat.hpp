@@ -134,6 +134,57 @@ struct RmatFill {
   }
 };
 
+/// prefix(k): the k-th exponential gap of the row uniforms.
+template <class Device>
+struct RmatRowGapsFunctor {
+  int64_view<Device> prefix;
+  std::uint64_t seed;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    prefix(k) = exponential_gap(hash(seed, stream_rmat_rows, 0, static_cast<std::uint64_t>(k)));
+  }
+};
+
+/// cols(e): the row of edge e, from its dithered sorted uniform through the
+/// row CDF.
+template <class Index, class Device, class IndexView>
+struct RmatRowsFunctor {
+  int64_view<Device> prefix;
+  IndexView cols;
+  RmatLevels levels;
+  std::uint64_t seed;
+  double scale_u;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t e) const {
+    const double dither = unit_interval(
+        hash(seed, stream_rmat_rows + stream_dither, 0, static_cast<std::uint64_t>(e)));
+    cols(e) = static_cast<Index>(
+        levels.row((static_cast<double>(prefix(e + 1)) + dither) * scale_u));
+  }
+};
+
+/// start(r) = e for the rows r after edge e - 1's row up to edge e's (the
+/// rows that start at edge e; edges for the rows after the last edge).
+template <class Device, class IndexView>
+struct RmatRowStartsFunctor {
+  int64_view<Device> start;
+  IndexView cols;
+  std::int64_t rows, edges;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t e) const {
+    const std::int64_t previous = e == 0 ? -1 : static_cast<std::int64_t>(cols(e - 1));
+    const std::int64_t current = e == edges ? rows : static_cast<std::int64_t>(cols(e));
+    for (std::int64_t r = previous + 1; r <= current; ++r) start(r) = e;
+  }
+};
+
+/// row_ptr(r): the merged position of row r's first edge.
+template <class Index, class Device, class IndexView>
+struct RmatRowPtrFunctor {
+  IndexView row_ptr;
+  int64_view<Device> start, position;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r) const {
+    row_ptr(r) = static_cast<Index>(position(start(r)));
+  }
+};
+
 }  // namespace detail
 
 /// The R-MAT Csr (see the file comment). Temporary device storage of at
@@ -173,9 +224,7 @@ Csr<Value, Index, Device> generate_rmat(const spec::rmat& g, const std::string& 
     const std::uint64_t seed = g.seed;
     Kokkos::parallel_for(
         "kobalt::bench::rmat::row_gaps", Kokkos::RangePolicy<exec>(0, edges + 1),
-        KOKKOS_LAMBDA(const std::int64_t k) {
-          prefix(k) = exponential_gap(hash(seed, stream_rmat_rows, 0, static_cast<std::uint64_t>(k)));
-        });
+        detail::RmatRowGapsFunctor<Device>{prefix, seed});
     Kokkos::deep_copy(Kokkos::subview(prefix, edges + 1), std::int64_t(0));
     exclusive_scan<exec>(prefix, edges + 2, "kobalt::bench::rmat::row_scan");
     const std::int64_t total = read_back(prefix, edges + 1);
@@ -183,20 +232,11 @@ Csr<Value, Index, Device> generate_rmat(const spec::rmat& g, const std::string& 
     // Rows, sorted, into `cols` (reused for the columns below).
     Kokkos::parallel_for(
         "kobalt::bench::rmat::rows", Kokkos::RangePolicy<exec>(0, edges),
-        KOKKOS_LAMBDA(const std::int64_t e) {
-          const double dither = unit_interval(
-              hash(seed, stream_rmat_rows + stream_dither, 0, static_cast<std::uint64_t>(e)));
-          cols(e) = static_cast<Index>(
-              levels.row((static_cast<double>(prefix(e + 1)) + dither) * scale_u));
-        });
+        detail::RmatRowsFunctor<Index, Device, index_view>{prefix, cols, levels, seed, scale_u});
   }
   Kokkos::parallel_for(
       "kobalt::bench::rmat::row_starts", Kokkos::RangePolicy<exec>(0, edges + 1),
-      KOKKOS_LAMBDA(const std::int64_t e) {
-        const std::int64_t previous = e == 0 ? -1 : static_cast<std::int64_t>(cols(e - 1));
-        const std::int64_t current = e == edges ? rows : static_cast<std::int64_t>(cols(e));
-        for (std::int64_t r = previous + 1; r <= current; ++r) start(r) = e;
-      });
+      detail::RmatRowStartsFunctor<Device, index_view>{start, cols, rows, edges});
 
   // 2. Columns of every row, sorted, from per-row sorted uniforms.
   {
@@ -219,7 +259,7 @@ Csr<Value, Index, Device> generate_rmat(const spec::rmat& g, const std::string& 
   const auto row_ptr = arrays.row_ptr;
   Kokkos::parallel_for(
       "kobalt::bench::rmat::row_ptr", Kokkos::RangePolicy<exec>(0, rows + 1),
-      KOKKOS_LAMBDA(const std::int64_t r) { row_ptr(r) = static_cast<Index>(position(start(r))); });
+      detail::RmatRowPtrFunctor<Index, Device, index_view>{row_ptr, start, position});
   row_items<exec>("kobalt::bench::rmat::fill", rows, g.edge_factor,
                   detail::RmatFill<Device, index_view, typename Csr<Value, Index, Device>::value_view>{
                       start, position, cols, arrays.col, arrays.val, g.seed});

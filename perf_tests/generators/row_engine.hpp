@@ -102,6 +102,51 @@ struct LongRowChunks {
   }
 };
 
+namespace detail {
+
+/// Counts the rows i with more than long_row_items items.
+template <class Body>
+struct CountLongRowsFunctor {
+  using value_type = std::int64_t;
+  Body body;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& n) const {
+    n += body.work(i) > long_row_items;
+  }
+};
+
+/// Lists the long rows (row(j) = i) and their chunk counts (in
+/// chunk_start(j + 1)), in row order.
+template <class Body, class View>
+struct ListLongRowsFunctor {
+  using value_type = std::int64_t;
+  Body body;
+  View row, chunk_start;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& j,
+                                         const bool final) const {
+    const std::int64_t n = body.work(i);
+    if (n <= long_row_items) return;
+    if (final) {
+      row(j) = i;
+      chunk_start(j + 1) = (n + long_row_chunk - 1) / long_row_chunk;
+    }
+    ++j;
+  }
+};
+
+/// chunk_start(j) <- chunk_start(0) + ... + chunk_start(j), in place.
+template <class View>
+struct LongChunkStartsFunctor {
+  using value_type = std::int64_t;
+  View chunk_start;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t j, std::int64_t& partial,
+                                         const bool final) const {
+    partial += chunk_start(j);
+    if (final) chunk_start(j) = partial;
+  }
+};
+
+}  // namespace detail
+
 /// body(i, k) for every row i in [0, rows) and k in [0, body.work(i)).
 /// mean_work (work per row on average) sets the lanes per row. Rows with
 /// more than long_row_items items run in chunks of long_row_chunk, one per
@@ -127,8 +172,7 @@ void row_items(const std::string& label, std::int64_t rows, std::int64_t mean_wo
   std::int64_t long_rows = 0;
   Kokkos::parallel_reduce(
       label + "::count_long", range(0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& n) { n += body.work(i) > long_row_items; },
-      long_rows);
+      detail::CountLongRowsFunctor<Body>{body}, long_rows);
   if (long_rows == 0) return;
   using view = Kokkos::View<std::int64_t*, typename ExecutionSpace::memory_space>;
   view row(compat::uninitialized(label + "::long_rows"), long_rows);
@@ -136,39 +180,39 @@ void row_items(const std::string& label, std::int64_t rows, std::int64_t mean_wo
   std::int64_t chunks = 0;
   Kokkos::parallel_scan(
       label + "::long_rows", range(0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& j, const bool final) {
-        const std::int64_t n = body.work(i);
-        if (n <= long_row_items) return;
-        if (final) {
-          row(j) = i;
-          chunk_start(j + 1) = (n + long_row_chunk - 1) / long_row_chunk;
-        }
-        ++j;
-      });
+      detail::ListLongRowsFunctor<Body, view>{body, row, chunk_start});
   Kokkos::deep_copy(Kokkos::subview(chunk_start, 0), std::int64_t(0));
   Kokkos::parallel_scan(
       label + "::long_chunks", range(0, long_rows + 1),
-      KOKKOS_LAMBDA(const std::int64_t j, std::int64_t& partial, const bool final) {
-        partial += chunk_start(j);
-        if (final) chunk_start(j) = partial;
-      },
-      chunks);
+      detail::LongChunkStartsFunctor<view>{chunk_start}, chunks);
   typename LongRowChunks<ExecutionSpace, Body>::policy chunk_policy(static_cast<int>(chunks),
                                                                     Kokkos::AUTO);
   Kokkos::parallel_for(label + "::long", chunk_policy,
                        LongRowChunks<ExecutionSpace, Body>{body, row, chunk_start, long_rows});
 }
 
+namespace detail {
+
+/// v(i) <- v(0) + ... + v(i - 1), in place.
+template <class View>
+struct ExclusiveScanFunctor {
+  using T = typename View::non_const_value_type;
+  using value_type = T;
+  View v;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, T& partial, const bool final) const {
+    const T x = v(i);
+    if (final) v(i) = partial;
+    partial += x;
+  }
+};
+
+}  // namespace detail
+
 /// v(i) <- v(0) + ... + v(i - 1) for i in [0, n), in place (integer: exact).
 template <class ExecutionSpace, class View>
 void exclusive_scan(const View& v, std::int64_t n, const std::string& label) {
-  using T = typename View::non_const_value_type;
   Kokkos::parallel_scan(label, Kokkos::RangePolicy<ExecutionSpace>(0, n),
-                        KOKKOS_LAMBDA(const std::int64_t i, T& partial, const bool final) {
-                          const T x = v(i);
-                          if (final) v(i) = partial;
-                          partial += x;
-                        });
+                        detail::ExclusiveScanFunctor<View>{v});
 }
 
 /// One element of a device view, copied to the host.
@@ -223,6 +267,21 @@ struct GapBody {
   }
 };
 
+namespace detail {
+
+/// base(i + 1): the gaps of row i (model.samples(i) + 1, none without samples).
+template <class Device, class Model>
+struct SampleCountFunctor {
+  int64_view<Device> base;
+  Model model;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    const std::int64_t m = model.samples(i);
+    base(i + 1) = m > 0 ? m + 1 : 0;
+  }
+};
+
+}  // namespace detail
+
 /// Builds the sorted samples of rows [0, rows): model.samples(i) per row,
 /// gaps keyed by (seed, stream, i, k), dithers by (seed, stream +
 /// stream_dither, i, k). Temporary storage: (rows + 1) + (sum of samples +
@@ -239,10 +298,7 @@ SortedSamples<Device> make_sorted_samples(const Model& model, std::int64_t rows,
   const auto base = s.base;
   Kokkos::parallel_for(
       "kobalt::bench::samples::count", Kokkos::RangePolicy<exec>(0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int64_t m = model.samples(i);
-        base(i + 1) = m > 0 ? m + 1 : 0;
-      });
+      detail::SampleCountFunctor<Device, Model>{base, model});
   kobalt::detail::scan_row_ptr(exec(), base, rows, "kobalt::bench::samples::base_scan");
   const std::int64_t total = read_back(base, rows);
   s.prefix = int64_view<Device>(compat::uninitialized("kobalt::bench::samples::prefix"), total + 1);
@@ -298,6 +354,20 @@ void check_generated_size(const std::string& what, const Shape& s, std::uint64_t
       max_bytes);
 }
 
+namespace detail {
+
+/// row_ptr(i + 1) = model.length(i): row i's entry count, before the scan.
+template <class Index, class RowPtr, class Model>
+struct RowLengthsFunctor {
+  RowPtr row_ptr;
+  Model model;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    row_ptr(i + 1) = static_cast<Index>(model.length(i));
+  }
+};
+
+}  // namespace detail
+
 /// Builds the Csr of a row model: row_ptr from model.length(i) by a scan,
 /// then model.fill(i, k, length, writer) for k in [0, model.work(i, length)).
 /// The model's rows must be sorted and duplicate-free by construction; the
@@ -315,7 +385,8 @@ Csr<Value, Index, Device> build_csr(const Model& model, const Shape& shape, std:
   const auto row_ptr = arrays.row_ptr;
   Kokkos::parallel_for(
       "kobalt::bench::generate::lengths", Kokkos::RangePolicy<exec>(0, shape.rows),
-      KOKKOS_LAMBDA(const std::int64_t i) { row_ptr(i + 1) = static_cast<Index>(model.length(i)); });
+      detail::RowLengthsFunctor<Index, typename Csr<Value, Index, Device>::index_view, Model>{
+          row_ptr, model});
   kobalt::detail::scan_row_ptr(exec(), row_ptr, shape.rows, "kobalt::bench::generate::row_ptr");
   const std::int64_t scanned = static_cast<std::int64_t>(read_back(row_ptr, shape.rows));
   if (scanned != shape.nnz)

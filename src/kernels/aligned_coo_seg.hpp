@@ -107,12 +107,47 @@ struct AlignedCooSegFunctor {
   }
 };
 
+/// in_seg(row(k)) = 1 where slot k of the seg part holds an entry.
+template <class IndexView, class MarkView>
+struct MarkSegRowsFunctor {
+  IndexView row, col;
+  MarkView in_seg;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    if (col(k) >= 0) in_seg(row(k)) = 1;  // same value from every slot of the row
+  }
+};
+
+/// Counts the rows r with in_seg(r) == 0.
+template <class MarkView>
+struct CountRowsOutsideSegFunctor {
+  using value_type = std::int64_t;
+  MarkView in_seg;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r, std::int64_t& n) const {
+    n += in_seg(r) == 0 ? 1 : 0;
+  }
+};
+
+/// Writes the rows r with in_seg(r) == 0, increasing, into list.
+template <class Index, class MarkView, class ListView>
+struct ListRowsOutsideSegFunctor {
+  using value_type = std::int64_t;
+  MarkView in_seg;
+  ListView list;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r, std::int64_t& at,
+                                         const bool final) const {
+    if (in_seg(r) != 0) return;
+    if (final) list(at) = static_cast<Index>(r);
+    ++at;
+  }
+};
+
 /// The rows of `a` without an entry in its seg part, increasing: the rows
 /// aligned_coo_seg scales by beta (a mark per row and a compaction, on exec).
 template <class ExecutionSpace, class Value, class Index, class Device>
 Kokkos::View<Index*, typename Device::memory_space> rows_outside_seg(
     const ExecutionSpace& exec, const AlignedCoo<Value, Index, Device>& a) {
   using memory_space = typename Device::memory_space;
+  using index_view = typename AlignedCoo<Value, Index, Device>::index_view;
   const std::int64_t rows = a.rows();
   Kokkos::View<int*, memory_space> in_seg(Kokkos::view_alloc(exec, std::string("kobalt::in_seg")),
                                           rows);
@@ -122,23 +157,16 @@ Kokkos::View<Index*, typename Device::memory_space> rows_outside_seg(
       static_cast<std::int64_t>(a.seg_size()) * static_cast<std::int64_t>(a.num_segments());
   Kokkos::parallel_for(
       "kobalt::mark_seg_rows", range_policy<ExecutionSpace>(exec, 0, slots),
-      KOKKOS_LAMBDA(const std::int64_t k) {
-        if (col(k) >= 0) in_seg(row(k)) = 1;  // same value from every slot of the row
-      });
+      MarkSegRowsFunctor<index_view, decltype(in_seg)>{row, col, in_seg});
   std::int64_t count = 0;
   Kokkos::parallel_reduce(
       "kobalt::count_rows_outside_seg", range_policy<ExecutionSpace>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& n) { n += in_seg(r) == 0 ? 1 : 0; },
-      count);
+      CountRowsOutsideSegFunctor<decltype(in_seg)>{in_seg}, count);
   Kokkos::View<Index*, memory_space> list(
       compat::uninitialized(exec, "kobalt::rows_outside_seg"), static_cast<std::size_t>(count));
   Kokkos::parallel_scan(
       "kobalt::list_rows_outside_seg", range_policy<ExecutionSpace>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& at, const bool final) {
-        if (in_seg(r) != 0) return;
-        if (final) list(at) = static_cast<Index>(r);
-        ++at;
-      });
+      ListRowsOutsideSegFunctor<Index, decltype(in_seg), decltype(list)>{in_seg, list});
   return list;
 }
 

@@ -195,6 +195,33 @@ void dispatch_beta(Scalar beta, Launch&& launch) {
     launch(std::true_type{});
 }
 
+/// y(i) = beta*y(i), or 0 when zero: one entry of a rank-1 y.
+template <class YView>
+struct ScaleYFunctor {
+  using scalar = typename YView::non_const_value_type;
+  YView y;
+  scalar beta;
+  bool zero;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    y(i) = zero ? scalar(0) : beta * y(i);
+  }
+};
+
+/// Flat entry e of a rank-2 y of n rows (row e % n, column e / n) times
+/// beta, or 0 when zero.
+template <class YView>
+struct ScaleYBlockFunctor {
+  using scalar = typename YView::non_const_value_type;
+  YView y;
+  scalar beta;
+  bool zero;
+  std::int64_t n;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t e) const {
+    auto& v = y(e % n, e / n);
+    v = zero ? scalar(0) : beta * v;
+  }
+};
+
 /// y = beta*y (every column of a rank-2 y), with beta == 0 writing zeros
 /// (NaN in y does not survive). Used before kernels that accumulate into y.
 template <class ExecutionSpace, class YView>
@@ -209,14 +236,11 @@ void scale(const ExecutionSpace& exec, typename YView::non_const_value_type beta
   if constexpr (compat::rank_v<YView> == 1) {
     Kokkos::parallel_for(
         label, range_policy<ExecutionSpace>(exec, 0, n),
-        KOKKOS_LAMBDA(const std::int64_t i) { y(i) = zero ? scalar(0) : beta * y(i); });
+        ScaleYFunctor<YView>{y, beta, zero});
   } else {
     Kokkos::parallel_for(
         label, range_policy<ExecutionSpace>(exec, 0, n * k),
-        KOKKOS_LAMBDA(const std::int64_t e) {
-          auto& v = y(e % n, e / n);
-          v = zero ? scalar(0) : beta * v;
-        });
+        ScaleYBlockFunctor<YView>{y, beta, zero, n});
   }
 }
 

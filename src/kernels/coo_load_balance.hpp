@@ -102,12 +102,47 @@ struct CooLoadBalance {
   std::size_t bytes() const { return parts.bytes() + empty.extent(0) * sizeof(Index); }
 };
 
+/// has(row(k)) = 1 where entry k is the first of its row's run.
+template <class RowView, class HasView>
+struct CooRowsWithEntriesFunctor {
+  RowView row;
+  HasView has;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    if (k == 0 || row(k) != row(k - 1)) has(row(k)) = 1;
+  }
+};
+
+/// Counts the rows r with has(r) == 0 (no entry).
+template <class HasView>
+struct CooEmptyRowsFunctor {
+  using value_type = std::int64_t;
+  HasView has;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r, std::int64_t& n) const {
+    n += has(r) == 0 ? 1 : 0;
+  }
+};
+
+/// Writes the rows without entries, increasing, into list.
+template <class Index, class HasView, class ListView>
+struct CooListEmptyRowsFunctor {
+  using value_type = std::int64_t;
+  HasView has;
+  ListView list;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r, std::int64_t& at,
+                                         const bool final) const {
+    if (has(r) != 0) return;
+    if (final) list(at) = static_cast<Index>(r);
+    ++at;
+  }
+};
+
 /// The chunks of a Coo of `chunk` entries, on `exec`: the parts, and the
 /// rows without entries (a count per row and a compaction).
 template <class ExecutionSpace, class Value, class Index, class Device>
 CooLoadBalance<Index, typename Device::memory_space, widest_t<Value>> make_coo_load_balance(
     const ExecutionSpace& exec, const Coo<Value, Index, Device>& a, std::int64_t chunk) {
   using memory_space = typename Device::memory_space;
+  using index_view = typename Coo<Value, Index, Device>::index_view;
   CooLoadBalance<Index, memory_space, widest_t<Value>> p;
   const auto row = a.row_indices();
   const std::int64_t nnz = a.nnz(), rows = a.rows();
@@ -116,13 +151,11 @@ CooLoadBalance<Index, typename Device::memory_space, widest_t<Value>> make_coo_l
                                          rows);
   Kokkos::parallel_for(
       "kobalt::coo_rows_with_entries", range_policy<ExecutionSpace>(exec, 0, nnz),
-      KOKKOS_LAMBDA(const std::int64_t k) {
-        if (k == 0 || row(k) != row(k - 1)) has(row(k)) = 1;
-      });
+      CooRowsWithEntriesFunctor<index_view, decltype(has)>{row, has});
   std::int64_t empty = 0;
   Kokkos::parallel_reduce(
       "kobalt::coo_empty_rows", range_policy<ExecutionSpace>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& n) { n += has(r) == 0 ? 1 : 0; }, empty);
+      CooEmptyRowsFunctor<decltype(has)>{has}, empty);
   p.parts = make_chunk_parts<memory_space, widest_t<Value>>(exec, nnz, chunk, empty > 0);
   if (empty > 0) {
     p.empty = Kokkos::View<Index*, memory_space>(compat::uninitialized(exec, "kobalt::coo_empty_rows"),
@@ -130,11 +163,7 @@ CooLoadBalance<Index, typename Device::memory_space, widest_t<Value>> make_coo_l
     const auto list = p.empty;
     Kokkos::parallel_scan(
         "kobalt::coo_list_empty_rows", range_policy<ExecutionSpace>(exec, 0, rows),
-        KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& at, const bool final) {
-          if (has(r) != 0) return;
-          if (final) list(at) = static_cast<Index>(r);
-          ++at;
-        });
+        CooListEmptyRowsFunctor<Index, decltype(has), decltype(p.empty)>{has, list});
   }
   return p;
 }

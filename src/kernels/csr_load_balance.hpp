@@ -35,21 +35,53 @@ struct CsrLoadBalance {
   std::size_t bytes() const { return first_row.extent(0) * sizeof(std::int64_t) + parts.bytes(); }
 };
 
+/// Counts the rows r with row_ptr(r) == row_ptr(r + 1) (no entry).
+template <class RowPtr>
+struct CsrEmptyRowsFunctor {
+  using value_type = std::int64_t;
+  RowPtr row_ptr;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r, std::int64_t& n) const {
+    if (row_ptr(r) == row_ptr(r + 1)) ++n;
+  }
+};
+
+/// first_row(c): the first row whose row-pointer value lies in chunk c
+/// (rows for c = chunks), by a binary search in the row pointer.
+template <class RowPtr, class FirstRows>
+struct CsrChunkRowsFunctor {
+  RowPtr row_ptr;
+  FirstRows first_row;
+  std::int64_t rows, chunks, chunk;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t c) const {
+    if (c == 0 || c == chunks) {
+      first_row(c) = c == 0 ? 0 : rows;
+      return;
+    }
+    // lower_bound: the first r with row_ptr(r) >= c * chunk.
+    const std::int64_t target = c * chunk;
+    std::int64_t lo = 0, hi = rows;
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      if (static_cast<std::int64_t>(row_ptr(mid)) < target) lo = mid + 1;
+      else hi = mid;
+    }
+    first_row(c) = lo;
+  }
+};
+
 /// The chunk partition of a Csr for chunks of `chunk` entries: one binary
 /// search in the row pointer per chunk, on `exec`.
 template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
 CsrLoadBalance<typename Device::memory_space, widest_t<Value>> make_csr_load_balance(
     const ExecutionSpace& exec, const Csr<Value, Index, Device, Offset>& a, std::int64_t chunk) {
   using memory_space = typename Device::memory_space;
+  using row_ptr_view = typename Csr<Value, Index, Device, Offset>::row_ptr_view;
   const auto row_ptr = a.row_ptr();
   const std::int64_t rows = a.rows();
   std::int64_t empty = 0;
   Kokkos::parallel_reduce(
       "kobalt::csr_empty_rows", range_policy<ExecutionSpace>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& n) {
-        if (row_ptr(r) == row_ptr(r + 1)) ++n;
-      },
-      empty);
+      CsrEmptyRowsFunctor<row_ptr_view>{row_ptr}, empty);
   CsrLoadBalance<memory_space, widest_t<Value>> p;
   p.parts = make_chunk_parts<memory_space, widest_t<Value>>(exec, a.nnz(), chunk, empty > 0);
   const std::int64_t chunks = p.parts.chunks;
@@ -59,21 +91,8 @@ CsrLoadBalance<typename Device::memory_space, widest_t<Value>> make_csr_load_bal
   const auto first_row = p.first_row;
   Kokkos::parallel_for(
       "kobalt::csr_chunk_rows", range_policy<ExecutionSpace>(exec, 0, chunks + 1),
-      KOKKOS_LAMBDA(const std::int64_t c) {
-        if (c == 0 || c == chunks) {
-          first_row(c) = c == 0 ? 0 : rows;
-          return;
-        }
-        // lower_bound: the first r with row_ptr(r) >= c * chunk.
-        const std::int64_t target = c * chunk;
-        std::int64_t lo = 0, hi = rows;
-        while (lo < hi) {
-          const std::int64_t mid = lo + (hi - lo) / 2;
-          if (static_cast<std::int64_t>(row_ptr(mid)) < target) lo = mid + 1;
-          else hi = mid;
-        }
-        first_row(c) = lo;
-      });
+      CsrChunkRowsFunctor<row_ptr_view, decltype(p.first_row)>{row_ptr, first_row, rows, chunks,
+                                                                chunk});
   return p;
 }
 

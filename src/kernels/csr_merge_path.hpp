@@ -113,6 +113,48 @@ KOKKOS_INLINE_FUNCTION std::int64_t merge_path_row(const RowPtr& row_ptr, std::i
   return lo;
 }
 
+/// tile_row(t): the row where tile t's merge-path diagonal starts.
+template <class RowPtr, class TileRows>
+struct MergePathTilesFunctor {
+  RowPtr row_ptr;
+  TileRows tile_row;
+  std::int64_t rows, nnz, items, tile;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const {
+    const std::int64_t d = t * tile < items ? t * tile : items;
+    tile_row(t) = merge_path_row(row_ptr, rows, nnz, d);
+  }
+};
+
+/// run_first(t), run_last(t): the ends of the run of tiles that share tile
+/// t's last row; the longest run that leaves a row open, by a Max reducer.
+template <class TileView>
+struct MergePathRunsFunctor {
+  using value_type = std::int64_t;
+  TileView tile_row, run_last, run_first;
+  std::int64_t rows, tiles;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t, std::int64_t& most) const {
+    // The first and the last u with tile_row(u + 1) == tile_row(t + 1)
+    // (tile_row does not decrease).
+    const std::int64_t r = tile_row(t + 1);
+    std::int64_t lo = t, hi = tiles - 1;
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo + 1) / 2;
+      if (tile_row(mid + 1) == r) lo = mid;
+      else hi = mid - 1;
+    }
+    run_last(t) = lo;
+    std::int64_t first = 0, up = t;
+    while (first < up) {
+      const std::int64_t mid = first + (up - first) / 2;
+      if (tile_row(mid + 1) == r) up = mid;
+      else first = mid + 1;
+    }
+    run_first(t) = first;
+    // The row left open at the matrix's end (r == rows) is no run.
+    if (r < rows && lo - first + 1 > most) most = lo - first + 1;
+  }
+};
+
 /// The merge-path tiles of a Csr for tiles of `tile` items: one search per
 /// tile, then two per tile for the ends of its run, on `exec` (a host sync
 /// for the longest run). The one-launch workspace only where `form` (the
@@ -137,10 +179,8 @@ CsrMergePath<typename Device::memory_space, widest_t<Value>> make_csr_merge_path
   const auto tile_row = p.tile_row;
   Kokkos::parallel_for(
       "kobalt::merge_path_tiles", range_policy<ExecutionSpace>(exec, 0, tiles + 1),
-      KOKKOS_LAMBDA(const std::int64_t t) {
-        const std::int64_t d = t * tile < items ? t * tile : items;
-        tile_row(t) = merge_path_row(row_ptr, rows, nnz, d);
-      });
+      MergePathTilesFunctor<typename Csr<Value, Index, Device, Offset>::row_ptr_view,
+                            decltype(p.tile_row)>{row_ptr, tile_row, rows, nnz, items, tile});
   p.run_last = Kokkos::View<std::int64_t*, memory_space>(
       compat::uninitialized(exec, "kobalt::tile_runs"), tiles);
   Kokkos::View<std::int64_t*, memory_space> run_first(
@@ -149,27 +189,7 @@ CsrMergePath<typename Device::memory_space, widest_t<Value>> make_csr_merge_path
   std::int64_t longest = 0;
   Kokkos::parallel_reduce(
       "kobalt::merge_path_runs", range_policy<ExecutionSpace>(exec, 0, tiles),
-      KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& most) {
-        // The first and the last u with tile_row(u + 1) == tile_row(t + 1)
-        // (tile_row does not decrease).
-        const std::int64_t r = tile_row(t + 1);
-        std::int64_t lo = t, hi = tiles - 1;
-        while (lo < hi) {
-          const std::int64_t mid = lo + (hi - lo + 1) / 2;
-          if (tile_row(mid + 1) == r) lo = mid;
-          else hi = mid - 1;
-        }
-        run_last(t) = lo;
-        std::int64_t first = 0, up = t;
-        while (first < up) {
-          const std::int64_t mid = first + (up - first) / 2;
-          if (tile_row(mid + 1) == r) up = mid;
-          else first = mid + 1;
-        }
-        run_first(t) = first;
-        // The row left open at the matrix's end (r == rows) is no run.
-        if (r < rows && lo - first + 1 > most) most = lo - first + 1;
-      },
+      MergePathRunsFunctor<decltype(p.tile_row)>{tile_row, run_last, run_first, rows, tiles},
       Kokkos::Max<std::int64_t>(longest));
   p.longest_run = longest;
   arch::with_lane_width(exec, [&](auto width) {

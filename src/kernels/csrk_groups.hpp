@@ -89,28 +89,50 @@ struct CsrkFunctor {
   }
 };
 
+/// x_permuted(i) = x(perm(i)): one entry of a rank-1 x' = P x.
+template <class PermView, class XView, class WorkView>
+struct PermuteXFunctor {
+  using index_type = typename PermView::non_const_value_type;
+  PermView perm;
+  XView xv;
+  WorkView x_permuted;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    x_permuted(i) = xv(perm(static_cast<index_type>(i)));
+  }
+};
+
+/// x_permuted(i, j) = x(perm(i), first + j) for j < count: one row of a
+/// block's x' = P x.
+template <class PermView, class XView, class WorkView>
+struct PermuteXBlockFunctor {
+  using index_type = typename PermView::non_const_value_type;
+  PermView perm;
+  XView xv;
+  WorkView x_permuted;
+  int first, count;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    const index_type p = perm(static_cast<index_type>(i));
+    for (int j = 0; j < count; ++j) x_permuted(i, j) = xv(p, first + j);
+  }
+};
+
 /// x_permuted(i, j) = x(perm(i), first + j) for the block's columns:
 /// x' = P x, in the permuted numbering.
 template <class ExecutionSpace, class PermView, class XB, class WorkView>
 void permute_x(const ExecutionSpace& exec, const PermView& perm, const XB& x,
                const WorkView& x_permuted) {
-  using index_type = typename PermView::non_const_value_type;
   const std::int64_t n = static_cast<std::int64_t>(perm.extent(0));
   const auto xv = x.x;
   const int first = x.first, count = x.count;
   if constexpr (compat::rank_v<WorkView> == 1) {
     Kokkos::parallel_for(
         kernel_label("csrk", "permute_x"), range_policy<ExecutionSpace>(exec, 0, n),
-        KOKKOS_LAMBDA(const std::int64_t i) {
-          x_permuted(i) = xv(perm(static_cast<index_type>(i)));
-        });
+        PermuteXFunctor<PermView, decltype(x.x), WorkView>{perm, xv, x_permuted});
   } else {
     Kokkos::parallel_for(
         kernel_label("csrk", "permute_x"), range_policy<ExecutionSpace>(exec, 0, n),
-        KOKKOS_LAMBDA(const std::int64_t i) {
-          const index_type p = perm(static_cast<index_type>(i));
-          for (int j = 0; j < count; ++j) x_permuted(i, j) = xv(p, first + j);
-        });
+        PermuteXBlockFunctor<PermView, decltype(x.x), WorkView>{perm, xv, x_permuted, first,
+                                                                count});
   }
 }
 

@@ -36,6 +36,17 @@ std::size_t x_rows_bytes(const XView& x) {
   return x.extent(0) * x.extent(1) * sizeof(typename XView::non_const_value_type);
 }
 
+/// rows(e / k, e % k) = x(e / k, e % k): flat entry e of the row-major copy.
+template <class RowsView, class XView>
+struct CopyXRowsFunctor {
+  RowsView rows;
+  XView x;
+  std::int64_t k;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t e) const {
+    rows(e / k, e % k) = x(e / k, e % k);
+  }
+};
+
 /// Copies x into `storage` (at least x_rows_bytes(x) bytes in the memory
 /// space of `exec`) row by row on `exec` and returns the copy. Flat index e -> (e /
 /// K, e % K): a warp reads whole sectors of K columns and writes one
@@ -50,7 +61,7 @@ x_rows_view<ExecutionSpace, XView> copy_x_rows(const ExecutionSpace& exec, const
       rows(static_cast<value*>(storage), m, k);
   Kokkos::parallel_for(
       "kobalt::x_rows", range_policy<ExecutionSpace>(exec, 0, m * k),
-      KOKKOS_LAMBDA(const std::int64_t e) { rows(e / k, e % k) = x(e / k, e % k); });
+      CopyXRowsFunctor<decltype(rows), XView>{rows, x, k});
   return rows;
 }
 
