@@ -117,30 +117,6 @@ struct MarkSegRowsFunctor {
   }
 };
 
-/// Counts the rows r with in_seg(r) == 0.
-template <class MarkView>
-struct CountRowsOutsideSegFunctor {
-  using value_type = std::int64_t;
-  MarkView in_seg;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r, std::int64_t& n) const {
-    n += in_seg(r) == 0 ? 1 : 0;
-  }
-};
-
-/// Writes the rows r with in_seg(r) == 0, increasing, into list.
-template <class Index, class MarkView, class ListView>
-struct ListRowsOutsideSegFunctor {
-  using value_type = std::int64_t;
-  MarkView in_seg;
-  ListView list;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r, std::int64_t& at,
-                                         const bool final) const {
-    if (in_seg(r) != 0) return;
-    if (final) list(at) = static_cast<Index>(r);
-    ++at;
-  }
-};
-
 /// The rows of `a` without an entry in its seg part, increasing: the rows
 /// aligned_coo_seg scales by beta (a mark per row and a compaction, on exec).
 template <class ExecutionSpace, class Value, class Index, class Device>
@@ -161,12 +137,12 @@ Kokkos::View<Index*, typename Device::memory_space> rows_outside_seg(
   std::int64_t count = 0;
   Kokkos::parallel_reduce(
       "kobalt::count_rows_outside_seg", range_policy<ExecutionSpace>(exec, 0, rows),
-      CountRowsOutsideSegFunctor<decltype(in_seg)>{in_seg}, count);
+      CountUnmarkedRowsFunctor<decltype(in_seg)>{in_seg}, count);
   Kokkos::View<Index*, memory_space> list(
       compat::uninitialized(exec, "kobalt::rows_outside_seg"), static_cast<std::size_t>(count));
   Kokkos::parallel_scan(
       "kobalt::list_rows_outside_seg", range_policy<ExecutionSpace>(exec, 0, rows),
-      ListRowsOutsideSegFunctor<Index, decltype(in_seg), decltype(list)>{in_seg, list});
+      ListUnmarkedRowsFunctor<Index, decltype(in_seg), decltype(list)>{in_seg, list});
   return list;
 }
 

@@ -244,6 +244,31 @@ void scale(const ExecutionSpace& exec, typename YView::non_const_value_type beta
   }
 }
 
+/// Counts the rows r with mark(r) == 0 (a mark per row: rows with entries
+/// in a part, or in the matrix).
+template <class MarkView>
+struct CountUnmarkedRowsFunctor {
+  using value_type = std::int64_t;
+  MarkView mark;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r, std::int64_t& n) const {
+    n += mark(r) == 0 ? 1 : 0;
+  }
+};
+
+/// Writes the rows r with mark(r) == 0, increasing, into list.
+template <class Index, class MarkView, class ListView>
+struct ListUnmarkedRowsFunctor {
+  using value_type = std::int64_t;
+  MarkView mark;
+  ListView list;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r, std::int64_t& at,
+                                         const bool final) const {
+    if (mark(r) != 0) return;
+    if (final) list(at) = static_cast<Index>(r);
+    ++at;
+  }
+};
+
 /// Kernels whose handle holds a partition into pieces of `per_warp` items
 /// (CSR chunks, merge-path tiles) need a launch of W-lane warps walking
 /// exactly that: s.vector_length == W and s.entries_per_thread * W ==

@@ -112,30 +112,6 @@ struct CooRowsWithEntriesFunctor {
   }
 };
 
-/// Counts the rows r with has(r) == 0 (no entry).
-template <class HasView>
-struct CooEmptyRowsFunctor {
-  using value_type = std::int64_t;
-  HasView has;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r, std::int64_t& n) const {
-    n += has(r) == 0 ? 1 : 0;
-  }
-};
-
-/// Writes the rows without entries, increasing, into list.
-template <class Index, class HasView, class ListView>
-struct CooListEmptyRowsFunctor {
-  using value_type = std::int64_t;
-  HasView has;
-  ListView list;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r, std::int64_t& at,
-                                         const bool final) const {
-    if (has(r) != 0) return;
-    if (final) list(at) = static_cast<Index>(r);
-    ++at;
-  }
-};
-
 /// The chunks of a Coo of `chunk` entries, on `exec`: the parts, and the
 /// rows without entries (a count per row and a compaction).
 template <class ExecutionSpace, class Value, class Index, class Device>
@@ -155,7 +131,7 @@ CooLoadBalance<Index, typename Device::memory_space, widest_t<Value>> make_coo_l
   std::int64_t empty = 0;
   Kokkos::parallel_reduce(
       "kobalt::coo_empty_rows", range_policy<ExecutionSpace>(exec, 0, rows),
-      CooEmptyRowsFunctor<decltype(has)>{has}, empty);
+      CountUnmarkedRowsFunctor<decltype(has)>{has}, empty);
   p.parts = make_chunk_parts<memory_space, widest_t<Value>>(exec, nnz, chunk, empty > 0);
   if (empty > 0) {
     p.empty = Kokkos::View<Index*, memory_space>(compat::uninitialized(exec, "kobalt::coo_empty_rows"),
@@ -163,7 +139,7 @@ CooLoadBalance<Index, typename Device::memory_space, widest_t<Value>> make_coo_l
     const auto list = p.empty;
     Kokkos::parallel_scan(
         "kobalt::coo_list_empty_rows", range_policy<ExecutionSpace>(exec, 0, rows),
-        CooListEmptyRowsFunctor<Index, decltype(has), decltype(p.empty)>{has, list});
+        ListUnmarkedRowsFunctor<Index, decltype(has), decltype(p.empty)>{has, list});
   }
   return p;
 }

@@ -89,22 +89,10 @@ struct CsrkFunctor {
   }
 };
 
-/// x_permuted(i) = x(perm(i)): one entry of a rank-1 x' = P x.
+/// x_permuted(i) = x(perm(i)), or for a block x_permuted(i, j) =
+/// x(perm(i), first + j) for j < count: row i of x' = P x.
 template <class PermView, class XView, class WorkView>
 struct PermuteXFunctor {
-  using index_type = typename PermView::non_const_value_type;
-  PermView perm;
-  XView xv;
-  WorkView x_permuted;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
-    x_permuted(i) = xv(perm(static_cast<index_type>(i)));
-  }
-};
-
-/// x_permuted(i, j) = x(perm(i), first + j) for j < count: one row of a
-/// block's x' = P x.
-template <class PermView, class XView, class WorkView>
-struct PermuteXBlockFunctor {
   using index_type = typename PermView::non_const_value_type;
   PermView perm;
   XView xv;
@@ -112,7 +100,11 @@ struct PermuteXBlockFunctor {
   int first, count;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
     const index_type p = perm(static_cast<index_type>(i));
-    for (int j = 0; j < count; ++j) x_permuted(i, j) = xv(p, first + j);
+    if constexpr (compat::rank_v<WorkView> == 1) {
+      x_permuted(i) = xv(p);
+    } else {
+      for (int j = 0; j < count; ++j) x_permuted(i, j) = xv(p, first + j);
+    }
   }
 };
 
@@ -122,18 +114,10 @@ template <class ExecutionSpace, class PermView, class XB, class WorkView>
 void permute_x(const ExecutionSpace& exec, const PermView& perm, const XB& x,
                const WorkView& x_permuted) {
   const std::int64_t n = static_cast<std::int64_t>(perm.extent(0));
-  const auto xv = x.x;
-  const int first = x.first, count = x.count;
-  if constexpr (compat::rank_v<WorkView> == 1) {
-    Kokkos::parallel_for(
-        kernel_label("csrk", "permute_x"), range_policy<ExecutionSpace>(exec, 0, n),
-        PermuteXFunctor<PermView, decltype(x.x), WorkView>{perm, xv, x_permuted});
-  } else {
-    Kokkos::parallel_for(
-        kernel_label("csrk", "permute_x"), range_policy<ExecutionSpace>(exec, 0, n),
-        PermuteXBlockFunctor<PermView, decltype(x.x), WorkView>{perm, xv, x_permuted, first,
-                                                                count});
-  }
+  Kokkos::parallel_for(
+      kernel_label("csrk", "permute_x"), range_policy<ExecutionSpace>(exec, 0, n),
+      PermuteXFunctor<PermView, decltype(x.x), WorkView>{perm, x.x, x_permuted, x.first,
+                                                         x.count});
 }
 
 inline std::string shape_text(const tuning::LaunchShape& s) {
