@@ -13,11 +13,7 @@ namespace kobalt {
 
 namespace detail {
 /// A source slot's number carried through a conversion in place of its
-/// value (formats/value_map.hpp): a double, exact below 2^53. A type of its
-/// own per source value type, so the conversions it instantiates are never
-/// those another translation unit instantiates for real values: nvcc may
-/// link a null host helper for an extended lambda instantiated in several.
-template <class Value>
+/// value (formats/value_map.hpp): a double, exact below 2^53.
 struct slot_number {
   double n = 0;
   slot_number() = default;
@@ -25,9 +21,7 @@ struct slot_number {
   KOKKOS_INLINE_FUNCTION constexpr slot_number(double v) : n(v) {}
 };
 template <class T>
-inline constexpr bool is_slot_number_v = false;
-template <class V>
-inline constexpr bool is_slot_number_v<slot_number<V>> = true;
+inline constexpr bool is_slot_number_v = std::is_same_v<T, slot_number>;
 }  // namespace detail
 
 /// Device used when a format is written without one.

@@ -372,7 +372,7 @@ auto ValueMap<Value, MapIndex, Device>::convert(const ExecutionSpace& exec, cons
   using D = Device;
   const auto source = detail::value_arrays(a);
   constexpr std::size_t n = std::tuple_size_v<decltype(source)>;
-  using number = detail::slot_number<Value>;
+  using number = detail::slot_number;
   std::array<detail::values_of<number, D>, n> numbers;
   std::int64_t total = 0;
   for (std::size_t i = 0; i < n; ++i) total += static_cast<std::int64_t>(source[i].extent(0));
