@@ -56,7 +56,28 @@ inline constexpr int host_tiles_per_thread = 16;
 /// noise beside its walk (docs/sources.md: "host_min_tile_items").
 inline constexpr std::int64_t host_min_tile_items = 16384;
 
+/// GPU merge_path: items per lane for a matrix that stays in the L2 between
+/// applies (merge_path_cached): the gathers hit the L2, so a second round of
+/// loads costs little and longer tiles spread each tile's scan and finishing
+/// over more items; where x or the matrix stream from memory, 12 lost to the
+/// profile's 8 (docs/sources.md: "merge_path_items_cached").
+inline constexpr int merge_path_items_cached = 12;
+/// The fewest merge-path items (rows + nonzeros) that take
+/// merge_path_items_cached: below, the longer tiles leave the GPU too few
+/// warps and lost (docs/sources.md: "merge_path_items_cached").
+inline constexpr std::int64_t merge_path_cached_min_items = 1000000;
+
 namespace detail {
+/// Whether GPU merge_path takes merge_path_items_cached: at least
+/// merge_path_cached_min_items items, and 8 bytes per nonzero (the least a CSR
+/// entry takes) within half the L2, which leaves the rest for wider values,
+/// the row pointer, x and y. An unknown L2 (0) never does.
+inline bool merge_path_cached(const MatrixStats& stats, const DeviceProfile& profile) {
+  return profile.gpu && profile.l2_bytes > 0 &&
+         stats.rows + stats.nnz >= merge_path_cached_min_items &&
+         static_cast<std::uint64_t>(stats.nnz) * 8 <= profile.l2_bytes / 2;
+}
+
 /// Whether GPU merge_path with launch `s` finishes every split row in the
 /// tile kernel: a row of L nonzeros is L + 1 merge-path items, so at most
 /// ceil((L + 1) / tile) tiles end inside it. Unknown row lengths (none
@@ -68,7 +89,8 @@ inline bool merge_path_fits_one_launch(const MatrixStats& stats, const LaunchSha
 }
 }  // namespace detail
 
-/// CSR merge_path: tiles of merge_path_items items per lane, one tile per
+/// CSR merge_path: tiles of merge_path_items items per lane
+/// (merge_path_items_cached where detail::merge_path_cached), one tile per
 /// warp of the profile's warp width, team_threads / W warps per team; the
 /// rows split between tiles finish in the tile kernel while the longest row
 /// allows it (LaunchForm::one_launch), else in a fixup launch (with_fixup).
@@ -85,9 +107,16 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
   if (profile.gpu) {
     s.vector_length = std::max(profile.warp_width, 1);
     s.team_size = std::max(1, profile.team_threads / s.vector_length);
-    s.entries_per_thread = std::max(profile.merge_path_items, 1);
-    rule = "tiles of " + std::to_string(s.entries_per_thread * s.vector_length) +
-           " rows + nonzeros per warp (device profile)";
+    if (detail::merge_path_cached(stats, profile)) {
+      s.entries_per_thread = merge_path_items_cached;
+      rule = "tiles of " + std::to_string(s.entries_per_thread * s.vector_length) +
+             " rows + nonzeros per warp (" + std::to_string(stats.rows + stats.nnz) +
+             " items, 8 bytes per nonzero within half the L2: longer tiles)";
+    } else {
+      s.entries_per_thread = std::max(profile.merge_path_items, 1);
+      rule = "tiles of " + std::to_string(s.entries_per_thread * s.vector_length) +
+             " rows + nonzeros per warp (device profile)";
+    }
   } else {
     const std::int64_t items = std::max<std::int64_t>(stats.rows + stats.nnz, 1);
     const std::int64_t threads = std::max(profile.compute_units, 1);

@@ -201,6 +201,41 @@ TEST(SelectCsr, MergePathFormFromTheLongestRow) {
   EXPECT_EQ(h.str().find("form="), std::string::npos) << h.str();
 }
 
+// GPU merge_path: 12 items per lane where the matrix stays in the L2 (at
+// least 1e6 rows + nonzeros, 8 bytes per nonzero within half the L2), the
+// profile's 8 otherwise, and never where the L2 is unknown.
+TEST(SelectCsr, MergePathLongerTilesWhereTheMatrixStaysInTheL2) {
+  DeviceProfile gpu = fake_gpu_profile();
+  const auto items = [&](const MatrixStats& st) {
+    return only_launch(tuning::select(st, gpu, csr::merge_path{})).entries_per_thread;
+  };
+  const MatrixStats graph = stats_of(325557, 2716, 9.88);  // a web graph of 3.2e6 nonzeros
+  const MatrixStats small = stats_of(36692, 1383, 10.0);   // 4e5 items: too few
+  const MatrixStats large = stats_of(5000000, 3000000, 10.0);  // 5e7 nonzeros: streams
+  EXPECT_EQ(gpu.l2_bytes, 0u);
+  EXPECT_EQ(items(graph), 8);
+  gpu.l2_bytes = std::uint64_t(60) << 20;
+  EXPECT_EQ(items(graph), tuning::merge_path_items_cached);
+  EXPECT_EQ(tuning::merge_path_items_cached, 12);
+  const SpmvPolicy p = tuning::select(graph, gpu, csr::merge_path{});
+  EXPECT_NE(p.rule.find("within half the L2"), std::string::npos) << p.rule;
+  EXPECT_EQ(only_launch(p).form, tuning::LaunchForm::one_launch);
+  EXPECT_EQ(items(small), 8);
+  EXPECT_EQ(items(large), 8);
+  // The bounds: 8 bytes per nonzero at exactly half the L2 still fit.
+  MatrixStats edge = graph;
+  edge.nnz = static_cast<std::int64_t>(gpu.l2_bytes / 16);
+  EXPECT_EQ(items(edge), 12);
+  edge.nnz += 1;
+  EXPECT_EQ(items(edge), 8);
+  MatrixStats few = graph;
+  few.rows = 1000;
+  few.nnz = tuning::merge_path_cached_min_items - 1001;
+  EXPECT_EQ(items(few), 8);
+  few.nnz += 1;
+  EXPECT_EQ(items(few), 12);
+}
+
 // 003 Alg. 3 on NVIDIA: a row longer than 1024 takes the balanced cases:
 // merge_path from 2e5 nonzeros or where it runs in one launch (no row
 // longer than 8191 for tiles of 256 items: at most 32 tiles end inside
