@@ -2,7 +2,9 @@
 // The automatic handle: make_handle(exec, csr, kobalt::automatic{n})
 // analyses the matrix once on the device (tuning::analyze_moments: one
 // reduction over the row lengths, which on profiles that may convert to
-// SELL-P also sums the slices' widths, tuning/sellp_fill.hpp), chooses the format
+// SELL-P also sums the slices' widths, tuning/sellp_fill.hpp; a second one
+// over the rows' first and last columns where rule 2 asks for the row spread,
+// tuning/row_spread.hpp), chooses the format
 // from the statistics, the device profile and the expected number of
 // applies (tuning/choose.hpp), converts once and keeps an SpmvHandle of the
 // chosen format; spmv(exec, handle, alpha, csr, x, beta, y) applies it.
@@ -13,7 +15,9 @@
 #include "../formats/convert_sellp.hpp"
 #include "../formats/value_map.hpp"
 #include "../tuning/choose.hpp"
+#include "../tuning/row_spread.hpp"
 #include "../tuning/sellp_fill.hpp"
+#include "convert.hpp"
 #include "handle.hpp"
 #include "spmv.hpp"
 
@@ -33,7 +37,7 @@ struct automatic {
 };
 
 /// A handle that chose its format: a Csr kept as it is, or converted once
-/// to Ell, Hybrid or Sellp, each applied through its own SpmvHandle. Sharing and
+/// to Ell, Hybrid, Sellp or AlignedCoo, each applied through its own SpmvHandle. Sharing and
 /// ordering of applies are those of the chosen handle (SpmvHandle).
 ///
 /// Values: a converted format is a snapshot of the Csr's values at setup;
@@ -52,11 +56,14 @@ class AutoHandle {
   using ell_type = Ell<value_type, index_type, device_type>;        ///< the ELL it may convert to
   using hybrid_type = Hybrid<value_type, index_type, device_type>;  ///< the Hybrid it may convert to
   using sellp_type = Sellp<value_type, index_type, device_type>;    ///< the Sellp it may convert to
+  /// the AlignedCoo it may convert to
+  using aligned_coo_type = AlignedCoo<value_type, index_type, device_type>;
   /// The chosen format's handle.
   using handle_type = std::variant<SpmvHandle<CsrMatrix, ExecutionSpace>,
                                    SpmvHandle<ell_type, ExecutionSpace>,
                                    SpmvHandle<hybrid_type, ExecutionSpace>,
-                                   SpmvHandle<sellp_type, ExecutionSpace>>;
+                                   SpmvHandle<sellp_type, ExecutionSpace>,
+                                   SpmvHandle<aligned_coo_type, ExecutionSpace>>;
   /// Slot numbers wide enough for the Csr's nnz (its offset type may be
   /// wider than its column indices).
   using map_index_type =
@@ -132,6 +139,8 @@ class AutoHandle {
   /// SELL-P slots per nonzero (tuning::sellp_fill with the profile's
   /// auto_sellp_slice_size), where the choice read it; 0 otherwise.
   double sellp_fill() const { return analysis_.sellp_fill; }
+  /// The row spread (tuning::row_spread), where the choice read it; 0 otherwise.
+  double row_spread() const { return analysis_.row_spread; }
   /// Seconds the analysis (tuning::analyze_moments: one reduction, with
   /// the SELL-P fill where it may be read) and the choice took (host
   /// clock; the reduction's results reach the host, so their device work is
@@ -177,6 +186,7 @@ class AutoHandle {
     tuning::MatrixStats stats;
     tuning::FormatChoice choice;
     double sellp_fill;
+    double row_spread;
     double seconds;
   };
   static Analysis analyse(const ExecutionSpace& exec, const CsrMatrix& a, const automatic& options,
@@ -184,7 +194,7 @@ class AutoHandle {
     Kokkos::Timer timer;
     // The moments decide the format; only Hybrid's partition needs the
     // row-length distribution, which its conversion computes (build()).
-    Analysis r{{}, {}, 0, 0};
+    Analysis r{{}, {}, 0, 0, 0};
     if (a.nnz() < profile.auto_sellp_max_nnz) {
       // Rule 0 may read SELL-P's fill: the same reduction reads it.
       const auto m = tuning::analyze_moments_and_sellp_fill(exec, a, profile.auto_sellp_slice_size);
@@ -193,7 +203,10 @@ class AutoHandle {
     } else {
       r.stats = tuning::analyze_moments(exec, a);
     }
-    r.choice = tuning::choose_format(r.stats, profile, options.expected_applies, r.sellp_fill);
+    if (tuning::row_spread_needed(r.stats, profile, sizeof(value_type)))
+      r.row_spread = tuning::row_spread(exec, a);
+    r.choice = tuning::choose_format(r.stats, profile, options.expected_applies, r.sellp_fill,
+                                     r.row_spread);
     r.seconds = timer.seconds();
     return r;
   }
@@ -234,6 +247,20 @@ class AutoHandle {
         auto c = map_type::convert(
             exec, a, [&p](const auto& e, const auto& m) { return to_sellp(e, m, p); });
         handle_ = SpmvHandle<sellp_type, ExecutionSpace>(exec, c.matrix, {}, profile, analysis_.stats);
+        map_ = std::move(c.map);
+        return;
+      }
+      case tuning::auto_format::aligned_coo: {
+        // The layout of aligned_coo::params{} for the Csr's own entry bytes,
+        // resolved before the slot numbers are converted through it.
+        const auto row_ptr = detail::index_row_ptr(exec, a, "kobalt::automatic: nnz");
+        const aligned_coo::layout layout = tuning::select(
+            exec, row_ptr, profile, aligned_coo::params{}, 2 * sizeof(index_type) + sizeof(value_type));
+        auto c = map_type::convert(exec, a, [&layout](const auto& e, const auto& m) {
+          return to_aligned_coo(e, m, layout);
+        });
+        handle_ = SpmvHandle<aligned_coo_type, ExecutionSpace>(exec, c.matrix, {}, profile,
+                                                               analysis_.stats);
         map_ = std::move(c.map);
         return;
       }

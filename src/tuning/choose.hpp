@@ -15,7 +15,10 @@
 //     auto_min_convert_nnz nonzeros stay in Csr: CSR is at or near the best
 //     there (docs/sources.md: "auto_min_convert_nnz").
 //  2. The regular/irregular split of 002 §5.3 (row-length variance <= 10,
-//     MatrixStats::regular): regular matrices that ELL pads to at most
+//     MatrixStats::regular). Regular matrices whose x exceeds the L2, with
+//     rows of at least auto_aligned_coo_min_row_nnz entries that spread over
+//     the columns (tuning/row_spread.hpp) take ALIGNED_COO; other
+//     regular matrices that ELL pads to at most
 //     auto_ell_max_fill slots per nonzero take ELL (others stay in Csr: a
 //     few long rows would multiply the storage), irregular ones from
 //     profile.auto_hybrid_min_nnz nonzeros take Hybrid, other irregular ones stay in
@@ -25,13 +28,16 @@
 //  3. A conversion is made only when expected_applies * (1 - 1/speedup)
 //     CSR SpMVs saved exceed its setup in CSR SpMVs: the profile's
 //     auto_ell_speedup, auto_hybrid_speedup, auto_ell_setup_spmvs and
-//     auto_hybrid_setup_spmvs (measured, docs/sources.md; kobalt-tune refits them).
+//     auto_hybrid_setup_spmvs (measured, docs/sources.md; kobalt-tune refits
+//     them), and for ALIGNED_COO auto_aligned_coo_speedup and
+//     auto_aligned_coo_setup_spmvs (measured, docs/sources.md).
 #pragma once
 
 #include "profile.hpp"
 #include "stats.hpp"
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <sstream>
@@ -40,7 +46,7 @@
 namespace kobalt::tuning {
 
 /// The formats kobalt::automatic converts to.
-enum class auto_format { csr, ell, hybrid, sellp };
+enum class auto_format { csr, ell, hybrid, sellp, aligned_coo };
 
 /// Most slots per nonzero rule 0 accepts (the padding is read and multiplied
 /// on every apply); it lies between the padding of a regular matrix SELL-P
@@ -52,6 +58,30 @@ inline constexpr double auto_sellp_max_fill = 1.25;
 /// the bound keeps the regular matrices ELL runs faster while refusing
 /// those it would pad several times over (docs/sources.md, "ELL padding limit").
 inline constexpr double auto_ell_max_fill = 3.0;
+
+/// Rule 2's ALIGNED_COO: the fewest entries per row (the mean) and the least
+/// row spread (tuning::row_spread) at which a regular matrix whose x exceeds
+/// the L2 takes ALIGNED_COO. Shorter rows lost to ELL there, and banded
+/// matrices (spread near 0) lost by far (docs/sources.md: "auto_aligned_coo").
+inline constexpr double auto_aligned_coo_min_row_nnz = 16;
+inline constexpr double auto_aligned_coo_min_spread = 0.5;  ///< see auto_aligned_coo_min_row_nnz
+/// CSR time over ALIGNED_COO's and its setup in CSR applies where rule 2
+/// takes it: the least speedup and the largest setup measured on those
+/// matrices (docs/sources.md: "auto_aligned_coo").
+inline constexpr double auto_aligned_coo_speedup = 1.42;
+inline constexpr double auto_aligned_coo_setup_spmvs = 12.6;  ///< see auto_aligned_coo_speedup
+
+/// True when rule 2 must know the matrix's row spread (tuning/row_spread.hpp):
+/// the profile converts matrices of this size (GPUs), the matrix is regular
+/// with rows of at least auto_aligned_coo_min_row_nnz entries, and x
+/// (cols * value_bytes) exceeds the profile's L2 (unknown: never).
+inline bool row_spread_needed(const MatrixStats& stats, const DeviceProfile& profile,
+                              std::size_t value_bytes) {
+  return profile.auto_min_convert_nnz > 0 && stats.nnz >= profile.auto_min_convert_nnz &&
+         stats.regular() && stats.mean_row_nnz >= auto_aligned_coo_min_row_nnz &&
+         profile.l2_bytes > 0 &&
+         static_cast<std::uint64_t>(stats.cols) * value_bytes > profile.l2_bytes;
+}
 
 /// ELL's slots per nonzero for a matrix with statistics `stats`: every row
 /// padded to the longest, rows * max_row_nnz / nnz (1 = no padding; 0
@@ -68,6 +98,7 @@ inline const char* format_name(auto_format f) {
     case auto_format::ell: return "ell";
     case auto_format::hybrid: return "hybrid";
     case auto_format::sellp: return "sellp";
+    case auto_format::aligned_coo: return "aligned_coo";
     default: return "csr";
   }
 }
@@ -108,8 +139,11 @@ inline bool sellp_fill_needed(const MatrixStats& stats, const DeviceProfile& pro
 /// `profile`, applied about `expected_applies` times. sellp_fill: the
 /// matrix's SELL-P slots per nonzero with profile.auto_sellp_slice_size-row
 /// slices, read only where sellp_fill_needed (0 = not computed: no SELL-P).
+/// row_spread: tuning::row_spread of the matrix, read only where
+/// row_spread_needed (0 = not computed: no ALIGNED_COO).
 inline FormatChoice choose_format(const MatrixStats& stats, const DeviceProfile& profile,
-                                  std::int64_t expected_applies, double sellp_fill = 0) {
+                                  std::int64_t expected_applies, double sellp_fill = 0,
+                                  double row_spread = 0) {
   std::ostringstream why;
   const auto stay = [&](const std::string& reason) {
     return FormatChoice{auto_format::csr, "csr: " + reason};
@@ -139,14 +173,22 @@ inline FormatChoice choose_format(const MatrixStats& stats, const DeviceProfile&
   std::int64_t needed = 0;
   if (stats.regular()) {
     why << " <= " << regular_variance_limit << ": regular (002 §5.3)";
-    if (ell_fill(stats) > auto_ell_max_fill) {
+    if (row_spread >= auto_aligned_coo_min_spread &&
+        stats.mean_row_nnz >= auto_aligned_coo_min_row_nnz) {
+      f = auto_format::aligned_coo;
+      why << ", x beyond the L2, rows of " << stats.mean_row_nnz << " >= "
+          << auto_aligned_coo_min_row_nnz << " entries spanning " << row_spread << " >= "
+          << auto_aligned_coo_min_spread << " of the columns: ALIGNED_COO";
+      needed = break_even_applies(auto_aligned_coo_speedup, auto_aligned_coo_setup_spmvs);
+    } else if (ell_fill(stats) > auto_ell_max_fill) {
       why << ", but ELL would store " << ell_fill(stats) << " > " << auto_ell_max_fill
           << " slots per nonzero (longest row " << stats.max_row_nnz << "): stays in CSR";
       return {auto_format::csr, "csr: " + why.str()};
+    } else {
+      f = auto_format::ell;
+      why << ", ELL (" << ell_fill(stats) << " <= " << auto_ell_max_fill << " slots per nonzero)";
+      needed = break_even_applies(profile.auto_ell_speedup, profile.auto_ell_setup_spmvs);
     }
-    f = auto_format::ell;
-    why << ", ELL (" << ell_fill(stats) << " <= " << auto_ell_max_fill << " slots per nonzero)";
-    needed = break_even_applies(profile.auto_ell_speedup, profile.auto_ell_setup_spmvs);
   } else if (stats.nnz >= profile.auto_hybrid_min_nnz) {
     f = auto_format::hybrid;
     why << " > " << regular_variance_limit << ": irregular (002 §5.3) with " << stats.nnz

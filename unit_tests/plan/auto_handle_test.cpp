@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // make_handle(exec, csr, kobalt::automatic{n}) (plan/auto_handle.hpp): on
 // every edge and shared matrix, each format it can choose (forced through
-// the profile's auto_min_convert_nnz, auto_sellp_max_nnz and the expected
-// applies) matches the
+// the profile's auto_min_convert_nnz, auto_sellp_max_nnz, l2_bytes and the
+// expected applies) matches the
 // reference through the automatic handle's spmv, says what it chose, and
 // refuses a handle made for another matrix.
 #include "fixtures/edge_matrices.hpp"
+#include "fixtures/new_values.hpp"
 #include "fixtures/profiles.hpp"
 #include "fixtures/shared_matrices.hpp"
 #include "fixtures/spmv_check.hpp"
@@ -13,8 +14,10 @@
 
 #include <kobalt/kobalt.hpp>
 
+#include <algorithm>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace kobalt::test {
 namespace {
@@ -47,7 +50,8 @@ void expect_every_choice(const Csr& a, const Triplets<Value, Index>& t, const st
   };
   for (const Case& c : {Case{converting_profile(), 1, " applies=1"},
                         Case{converting_profile(), 1000000000, " ell/hybrid applies=1e9"},
-                        Case{sellp_profile(), 1000000000, " sellp applies=1e9"}}) {
+                        Case{sellp_profile(), 1000000000, " sellp applies=1e9"},
+                        Case{aligned_coo_profile(), 1000000000, " aligned_coo applies=1e9"}}) {
     const tuning::DeviceProfile& p = c.profile;
     const std::int64_t applies = c.applies;
     const AutoHandle<Csr, exec_type> h(exec, a, automatic{applies}, p);
@@ -60,7 +64,13 @@ void expect_every_choice(const Csr& a, const Triplets<Value, Index>& t, const st
       EXPECT_DOUBLE_EQ(h.sellp_fill(), static_cast<double>(to_sellp(a, sp).stored()) /
                                            static_cast<double>(a.nnz())) << name;
     }
-    const auto expected = tuning::choose_format(h.stats(), p, applies, h.sellp_fill());
+    // The spread is read where rule 2 may take ALIGNED_COO, and is row_spread's.
+    EXPECT_EQ(h.row_spread(), tuning::row_spread_needed(h.stats(), p, sizeof(Value))
+                                  ? tuning::row_spread(exec, a)
+                                  : 0.0)
+        << name;
+    const auto expected =
+        tuning::choose_format(h.stats(), p, applies, h.sellp_fill(), h.row_spread());
     EXPECT_EQ(h.choice().format, expected.format) << name;
     EXPECT_EQ(h.handle().index(), static_cast<std::size_t>(expected.format)) << name;
     if (applies == 1 || a.nnz() == 0) {
@@ -144,6 +154,49 @@ TEST(AutoHandle, RegularTakesEllAndIrregularHybrid) {
     EXPECT_GT(t, 0.0);
     EXPECT_LT(t, 60.0);
   }
+}
+
+// Rows of 24 random columns out of 20000 (spread 23/25 of the columns on
+// average) take ALIGNED_COO once x exceeds the L2; the product, the rule and
+// update_values go through it. A band of the same row length keeps ELL.
+TEST(AutoHandle, SpreadRowsBeyondTheL2TakeAlignedCoo) {
+  const exec_type exec;
+  Triplets<double, int> spread, band;
+  spread.rows = band.rows = 300;
+  spread.cols = band.cols = 20000;
+  Lcg rng(7);
+  for (int i = 0; i < 300; ++i) {
+    std::vector<int> cols;
+    while (cols.size() < 24) {
+      const int c = static_cast<int>(rng.below(20000));
+      if (std::find(cols.begin(), cols.end(), c) == cols.end()) cols.push_back(c);
+    }
+    for (const int c : cols) spread.push_back(i, c, 0.5 + 0.25 * rng.uniform());
+    for (int k = 0; k < 24; ++k) band.push_back(i, i + k, 1.0 + k);
+  }
+  spread.assemble();
+  band.assemble();
+  const auto wa = writable_csr(spread);
+  const auto b = make_csr(band);
+  using csr_type = std::decay_t<decltype(wa.matrix)>;
+  AutoHandle<csr_type, exec_type> h(exec, wa.matrix, automatic{1000}, aligned_coo_profile());
+  EXPECT_EQ(h.choice().format, tuning::auto_format::aligned_coo) << h.describe();
+  EXPECT_GT(h.row_spread(), 0.8);
+  EXPECT_NE(h.describe().find("of the columns: ALIGNED_COO"), std::string::npos) << h.describe();
+  EXPECT_EQ(h.summary().rfind("aligned_coo ", 0), 0u) << h.summary();
+  EXPECT_GT(h.converted_bytes(), 0u);
+  expect_auto_matches_reference(h, wa.matrix, spread, "spread");
+  const auto changed = change_values(wa);
+  h.update_values(exec);
+  expect_auto_matches_reference(h, wa.matrix, changed, "spread after update_values");
+  // Below the break-even (43 applies) it stays in Csr.
+  const AutoHandle<csr_type, exec_type> few(exec, wa.matrix, automatic{42}, aligned_coo_profile());
+  EXPECT_EQ(few.choice().format, tuning::auto_format::csr) << few.describe();
+  const AutoHandle<std::decay_t<decltype(b)>, exec_type> hb(exec, b, automatic{1000},
+                                                            aligned_coo_profile());
+  EXPECT_LT(hb.row_spread(), 0.01);
+  EXPECT_EQ(hb.choice().format, tuning::auto_format::ell) << hb.describe();
+  expect_auto_matches_reference(hb, b, band, "band of 24");
 }
 
 TEST(AutoHandle, MakeHandleAndErrors) {

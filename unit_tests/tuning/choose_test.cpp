@@ -28,8 +28,8 @@ MatrixStats stats_of(std::int64_t rows, double mean, double variance, std::int64
 
 /// The format chosen, with the rule's text checked for `phrase`.
 auto_format chosen(const MatrixStats& s, const tuning::DeviceProfile& p, std::int64_t applies,
-                   const std::string& phrase, double sellp_fill = 0) {
-  const auto c = tuning::choose_format(s, p, applies, sellp_fill);
+                   const std::string& phrase, double sellp_fill = 0, double row_spread = 0) {
+  const auto c = tuning::choose_format(s, p, applies, sellp_fill, row_spread);
   EXPECT_NE(c.rule.find(phrase), std::string::npos) << c.rule;
   EXPECT_EQ(c.rule.rfind(tuning::format_name(c.format), 0), 0u) << c.rule;
   return c.format;
@@ -86,6 +86,39 @@ TEST(ChooseFormat, FewAppliesStayInCsr) {
   slow.auto_ell_speedup = 0.9;
   EXPECT_EQ(chosen(stencil, slow, std::numeric_limits<std::int64_t>::max() - 1, "stays in CSR"),
             auto_format::csr);
+}
+
+// Rule 2's ALIGNED_COO: a regular matrix with rows of >= 16 entries spread
+// over >= half the columns, whose x exceeds the L2 (the spread is read only
+// then); banded rows, short rows, an x within the L2 or few applies keep ELL
+// or CSR.
+TEST(ChooseFormat, SpreadRowsBeyondTheL2TakeAlignedCoo) {
+  tuning::DeviceProfile gpu = fake_gpu_profile();
+  MatrixStats wide = stats_of(500000, 100.0, 0.0, 100);
+  wide.cols = 8000000;  // x: 64 MB of doubles
+  EXPECT_FALSE(tuning::row_spread_needed(wide, gpu, 8)) << "L2 unknown";
+  gpu.l2_bytes = std::uint64_t(60) << 20;
+  EXPECT_TRUE(tuning::row_spread_needed(wide, gpu, 8));
+  EXPECT_FALSE(tuning::row_spread_needed(wide, gpu, 4)) << "32 MB of floats fit";
+  EXPECT_EQ(chosen(wide, gpu, 1000, "spanning 0.98 >= 0.5 of the columns: ALIGNED_COO", 0, 0.98),
+            auto_format::aligned_coo);
+  EXPECT_EQ(chosen(wide, gpu, 1000, "ELL", 0, 0.49), auto_format::ell);
+  EXPECT_EQ(chosen(wide, gpu, 1000, "ELL", 0, 0), auto_format::ell);
+  // 12.6 / (1 - 1/1.42) = 42.6: from 43 applies.
+  const std::int64_t needed = tuning::break_even_applies(tuning::auto_aligned_coo_speedup,
+                                                         tuning::auto_aligned_coo_setup_spmvs);
+  EXPECT_EQ(needed, 43);
+  EXPECT_EQ(chosen(wide, gpu, needed - 1, "stays in CSR", 0, 0.98), auto_format::csr);
+  EXPECT_EQ(chosen(wide, gpu, needed, "pays off after 43 applies", 0, 0.98),
+            auto_format::aligned_coo);
+  MatrixStats short_rows = stats_of(6500000, 8.0, 2.0, 14);
+  short_rows.cols = 6500000;
+  EXPECT_FALSE(tuning::row_spread_needed(short_rows, gpu, 8));
+  EXPECT_EQ(chosen(short_rows, gpu, 1000, "ELL", 0, 0.78), auto_format::ell);
+  MatrixStats uneven = wide;
+  uneven.variance_row_nnz = 400;
+  EXPECT_FALSE(tuning::row_spread_needed(uneven, gpu, 8));
+  EXPECT_FALSE(tuning::row_spread_needed(wide, default_host_profile(), 8));
 }
 
 // The profile's threshold moves the small-matrix rule (kobalt-tune sets it).
