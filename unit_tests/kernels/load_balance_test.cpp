@@ -174,8 +174,9 @@ TEST(MergePathForms, OneLaunchWhileEveryRunFitsTheWarp) {
       // Asked for the fixup launch, it never builds the one-launch workspace.
       EXPECT_FALSE(kobalt::detail::make_csr_merge_path(exec, a, tile, fixup).one_launch()) << what;
     }
-    // Tiles of 32 lanes x 1 item per lane: the long row spans about 190.
-    for (const std::int64_t per_lane : {1, 8}) {
+    // Tiles of 32 lanes x 1 item per lane: the long row spans about 190;
+    // 12 per lane take two rounds of loads (merge_path_batch is 8).
+    for (const std::int64_t per_lane : {1, 8, 12}) {
       const auto h = handle_with_chunks(a, csr::merge_path{}, per_lane);
       for (int apply = 0; apply < 2; ++apply)
         expect_handle_matches_reference(exec, h, a, m,

@@ -5,6 +5,7 @@
 #include "fixtures/edge_matrices.hpp"
 #include "fixtures/types.hpp"
 
+#include <kobalt/kobalt.hpp>
 #include <kobalt/tuning/row_spread.hpp>
 
 #include <gtest/gtest.h>
