@@ -254,8 +254,9 @@ class AutoHandle {
         // The layout of aligned_coo::params{} for the Csr's own entry bytes,
         // resolved before the slot numbers are converted through it.
         const auto row_ptr = detail::index_row_ptr(exec, a, "kobalt::automatic: nnz");
-        const aligned_coo::layout layout = tuning::select(
-            exec, row_ptr, profile, aligned_coo::params{}, 2 * sizeof(index_type) + sizeof(value_type));
+        const aligned_coo::layout layout =
+            tuning::select(exec, row_ptr, profile, aligned_coo::params{},
+                           2 * sizeof(index_type) + sizeof(value_type));
         auto c = map_type::convert(exec, a, [&layout](const auto& e, const auto& m) {
           return to_aligned_coo(e, m, layout);
         });

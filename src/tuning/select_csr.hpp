@@ -56,11 +56,9 @@ inline constexpr int host_tiles_per_thread = 16;
 /// noise beside its walk (docs/sources.md: "host_min_tile_items").
 inline constexpr std::int64_t host_min_tile_items = 16384;
 
-/// GPU merge_path: items per lane for a matrix that stays in the L2 between
-/// applies (merge_path_cached): the gathers hit the L2, so a second round of
-/// loads costs little and longer tiles spread each tile's scan and finishing
-/// over more items; where x or the matrix stream from memory, 12 lost to the
-/// profile's 8 (docs/sources.md: "merge_path_items_cached").
+/// GPU merge_path: items per lane where the matrix stays in the L2 (merge_path_cached):
+/// a second round of gathers from the L2 costs less than it saves in per-tile work;
+/// from memory it lost (docs/sources.md: "merge_path_items_cached").
 inline constexpr int merge_path_items_cached = 12;
 /// The fewest merge-path items (rows + nonzeros) that take
 /// merge_path_items_cached: below, the longer tiles leave the GPU too few
