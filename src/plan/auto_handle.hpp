@@ -251,12 +251,9 @@ class AutoHandle {
         return;
       }
       case tuning::auto_format::aligned_coo: {
-        // The layout of aligned_coo::params{} for the Csr's own entry bytes,
-        // resolved before the slot numbers are converted through it.
-        const auto row_ptr = detail::index_row_ptr(exec, a, "kobalt::automatic: nnz");
-        const aligned_coo::layout layout =
-            tuning::select(exec, row_ptr, profile, aligned_coo::params{},
-                           2 * sizeof(index_type) + sizeof(value_type));
+        // Resolved for the Csr's own entry bytes before the slot numbers are
+        // converted through it.
+        const aligned_coo::layout layout = detail::aligned_coo_layout(exec, a, profile);
         auto c = map_type::convert(exec, a, [&layout](const auto& e, const auto& m) {
           return to_aligned_coo(e, m, layout);
         });

@@ -66,20 +66,32 @@ CsrK<Value, Index, Device> to_csrk(const Csr<Value, Index, Device, Offset>& a,
   return to_csrk(typename Device::execution_space(), a, p);
 }
 
+namespace detail {
+/// The AlignedCoo layout p resolves to for `a` on the device of `profile`:
+/// 004 Alg. 3's split (as an argmin) and Alg. 1's lanes, from the row
+/// lengths and a's entry bytes. Throws invalid_parameter for bad parameters.
+template <class ExecutionSpace, class Value, class Index, class Device, class Offset>
+aligned_coo::layout aligned_coo_layout(const ExecutionSpace& exec,
+                                       const Csr<Value, Index, Device, Offset>& a,
+                                       const tuning::DeviceProfile& profile,
+                                       const aligned_coo::params& p = {}) {
+  aligned_coo::validate(p);
+  const auto row_ptr = detail::index_row_ptr(exec, a, "kobalt::to_aligned_coo: nnz");
+  return tuning::select(exec, row_ptr, profile, p, 2 * sizeof(Index) + sizeof(Value));
+}
+}  // namespace detail
+
 /// Csr -> AlignedCoo with p's automatic split (004 Alg. 3 as an argmin) and
-/// lanes (004 Alg. 1) resolved from the row lengths. Throws
-/// invalid_parameter for bad parameters, index_overflow when the lanes do not
-/// fit Index and format_too_large (before allocating).
+/// lanes (004 Alg. 1) resolved from the row lengths (detail::aligned_coo_layout).
+/// Throws invalid_parameter for bad parameters, index_overflow when the lanes
+/// do not fit Index and format_too_large (before allocating).
 template <class ExecutionSpace, class Value, class Index, class Device, class Offset,
           class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
 AlignedCoo<Value, Index, Device> to_aligned_coo(const ExecutionSpace& exec,
                                                 const Csr<Value, Index, Device, Offset>& a,
                                                 const aligned_coo::params& p = {}) {
-  aligned_coo::validate(p);
-  const auto row_ptr = detail::index_row_ptr(exec, a, "kobalt::to_aligned_coo: nnz");
   return to_aligned_coo(exec, a,
-                        tuning::select(exec, row_ptr, tuning::cached_profile_of(exec), p,
-                                       2 * sizeof(Index) + sizeof(Value)));
+                        detail::aligned_coo_layout(exec, a, tuning::cached_profile_of(exec), p));
 }
 /// to_aligned_coo(exec, a, ...) on the default instance of the matrix's execution space.
 template <class Value, class Index, class Device, class Offset>
