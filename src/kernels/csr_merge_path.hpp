@@ -40,14 +40,17 @@
 //
 // Mapping: league entry -> team_size warps; team thread -> one tile of
 // entries_per_thread * W items; vector lane -> a lane of the warp (W = the
-// warp width). Hosts (W = 1) walk a tile per thread instead and the
-// calling thread does the fixup (csr_merge_path_host.hpp).
+// warp width). Where the policy has warps share a tile (row_threads > 1),
+// a team walks each tile instead (csr_merge_path_team.hpp). Hosts (W = 1)
+// walk a tile per thread and the calling thread does the fixup
+// (csr_merge_path_host.hpp).
 #pragma once
 
 #include "../range.hpp"
 #include "common.hpp"
 #include "strategy_kernel.hpp"
 #include "csr_merge_path_host.hpp"
+#include "csr_merge_path_team.hpp"
 #include "finish_split_rows.hpp"
 #include "../arch/arch.hpp"
 #include "../errors.hpp"
@@ -558,7 +561,15 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
     // Nested lambdas name the width through the type: nvcc's host pass
     // rejects a captured constexpr W inside their if constexpr branches.
     using Lanes = decltype(width);
-    check_warp_partition(label, s, W, p.tile, "tiles");
+    if (s.row_threads > 1) {
+      if (s.vector_length != W || s.entries_per_thread * W * s.row_threads != p.tile)
+        throw invalid_parameter("kobalt: " + label + ": the handle's tiles of " +
+                                std::to_string(p.tile) + " items are not " +
+                                std::to_string(s.row_threads) + " warps of " + std::to_string(W) +
+                                " lanes x " + std::to_string(s.entries_per_thread));
+    } else {
+      check_warp_partition(label, s, W, p.tile, "tiles");
+    }
     const std::int64_t tiles = p.tiles();
     if (tiles != (rows + nnz + p.tile - 1) / p.tile)
       throw invalid_parameter("kobalt: " + label + ": the merge-path tiles are for another matrix");
@@ -600,47 +611,51 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
         merge_walk_fixup(yb, alpha, p.tile_row.data(), p.run_last.data(), p.carries.data(), rows,
                          tiles);
       } else {
-        using tile_scratch = TileScratch<scalar, Index, N>;
-        const std::size_t per_warp = tile_scratch::bytes(p.tile);
-        constexpr std::size_t slack = tile_scratch::alignment;
-        // Level 0 (shared memory on GPUs) while the team's tiles fit, level 1
-        // otherwise (large host tiles, wide rank-2 blocks); teams shrink to
-        // fit level 0 before that.
-        const std::size_t level0 =
-            static_cast<std::size_t>(policy_type::scratch_size_max(0));
-        dispatch_beta(beta, [&](auto has_beta) {
-          using functor = CsrMergePathFunctor<ExecutionSpace, Lanes::value,
-                                              typename matrix::row_ptr_view,
-                                              typename matrix::col_view,
-                                              typename matrix::val_view, decltype(xb),
-                                              decltype(yb), decltype(has_beta)::value>;
-          functor f{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha,
-                    beta, p.tile_row.data(), p.carries.data(),
-                    p.run_first.data(), p.run_last.data(), p.heads.data(),
-                    p.arrived.data(), rows, nnz, p.tile, tiles,
-                    static_cast<int>(s.entries_per_thread), 0};
-          // Each warp walks its own tile (team.team_size() warps per team), so
-          // the team may shrink: to fit level 0, then to what the kernel's
-          // registers allow (Kokkos' team_size_max, asked at the scratch chosen).
-          int team_size = s.team_size;
-          while (team_size > 1 && team_size * per_warp + slack > level0) team_size /= 2;
-          const auto policy_for = [&](int team) {
-            f.scratch_level = team * per_warp + slack <= level0 ? 0 : 1;
-            auto policy = checked_team_policy<policy_type>(exec, label, (tiles + team - 1) / team,
-                                                           team, Lanes::value);
-            // + slack: what get_shmem_aligned may skip to align the block.
-            check_team_scratch(exec, label, f.scratch_level, team * per_warp + slack);
-            policy.set_scratch_size(f.scratch_level, Kokkos::PerTeam(team * per_warp + slack));
-            return policy;
-          };
-          auto policy = policy_for(team_size);
-          const int most = functor_team_size_max(policy, f);
-          if (most < 1)
-            throw invalid_parameter("kobalt: " + label + ": the backend runs no team of " +
-                                    std::to_string(Lanes::value) + " lanes for this kernel");
-          if (team_size > most) policy = policy_for(most);
-          Kokkos::parallel_for(label, policy, f);
-        });
+        if (s.row_threads > 1) {
+          launch_team_tiles<Lanes::value>(exec, s, label, alpha, a, xb, beta, yb, p);
+        } else {
+          using tile_scratch = TileScratch<scalar, Index, N>;
+          const std::size_t per_warp = tile_scratch::bytes(p.tile);
+          constexpr std::size_t slack = tile_scratch::alignment;
+          // Level 0 (shared memory on GPUs) while the team's tiles fit, level 1
+          // otherwise (large host tiles, wide rank-2 blocks); teams shrink to
+          // fit level 0 before that.
+          const std::size_t level0 =
+              static_cast<std::size_t>(policy_type::scratch_size_max(0));
+          dispatch_beta(beta, [&](auto has_beta) {
+            using functor = CsrMergePathFunctor<ExecutionSpace, Lanes::value,
+                                                typename matrix::row_ptr_view,
+                                                typename matrix::col_view,
+                                                typename matrix::val_view, decltype(xb),
+                                                decltype(yb), decltype(has_beta)::value>;
+            functor f{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha,
+                      beta, p.tile_row.data(), p.carries.data(),
+                      p.run_first.data(), p.run_last.data(), p.heads.data(),
+                      p.arrived.data(), rows, nnz, p.tile, tiles,
+                      static_cast<int>(s.entries_per_thread), 0};
+            // Each warp walks its own tile (team.team_size() warps per team), so
+            // the team may shrink: to fit level 0, then to what the kernel's
+            // registers allow (Kokkos' team_size_max, asked at the scratch chosen).
+            int team_size = s.team_size;
+            while (team_size > 1 && team_size * per_warp + slack > level0) team_size /= 2;
+            const auto policy_for = [&](int team) {
+              f.scratch_level = team * per_warp + slack <= level0 ? 0 : 1;
+              auto policy = checked_team_policy<policy_type>(exec, label, (tiles + team - 1) / team,
+                                                             team, Lanes::value);
+              // + slack: what get_shmem_aligned may skip to align the block.
+              check_team_scratch(exec, label, f.scratch_level, team * per_warp + slack);
+              policy.set_scratch_size(f.scratch_level, Kokkos::PerTeam(team * per_warp + slack));
+              return policy;
+            };
+            auto policy = policy_for(team_size);
+            const int most = functor_team_size_max(policy, f);
+            if (most < 1)
+              throw invalid_parameter("kobalt: " + label + ": the backend runs no team of " +
+                                      std::to_string(Lanes::value) + " lanes for this kernel");
+            if (team_size > most) policy = policy_for(most);
+            Kokkos::parallel_for(label, policy, f);
+          });
+        }
         if (p.one_launch()) return;
         using fixup = CsrMergeFixupFunctor<ExecutionSpace, Lanes::value, decltype(yb)>;
         const fixup g{yb, alpha, p.tile_row.data(), p.run_last.data(), p.carries.data(), rows,
@@ -678,7 +693,7 @@ struct strategy_kernel<csr::merge_path> {
   static workspace<Matrix> make_workspace(const E& exec, const Matrix& a,
                                           const tuning::SpmvPolicy& policy) {
     const auto& l = policy.launches.at(0);
-    return make_csr_merge_path(exec, a, chunk_entries(l), l.form);
+    return make_csr_merge_path(exec, a, chunk_entries(l) * l.row_threads, l.form);
   }
   /// The tile kernel, and the fixup where the tiles need one.
   template <class E, class V, class I, class D, class O, class X, class Y, class W>

@@ -46,7 +46,8 @@ struct LaunchShape {
   std::int64_t rows_per_team = 1;    ///< rows (ALIGNED_COO: lanes) one league entry covers
   std::int64_t entries_per_thread = 0;  ///< nonzeros a thread walks in chunked kernels; 0 if unused
   int row_threads = 1;               ///< CSR-k: team threads that share one super-row's rows;
-                                     ///< SELL-P, ELL column groups: team threads per row (t)
+                                     ///< SELL-P, ELL column groups: team threads per row (t);
+                                     ///< GPU CSR merge_path: warps that walk one tile
   int row_parts = 1;                 ///< ELL: subwarps / teams per row, > 1 adds into y atomically
   LaunchForm form = LaunchForm::single;  ///< the body that runs, where the kernel has several
 

@@ -56,24 +56,24 @@ inline constexpr int host_tiles_per_thread = 16;
 /// noise beside its walk (docs/sources.md: "host_min_tile_items").
 inline constexpr std::int64_t host_min_tile_items = 16384;
 
-/// GPU merge_path: items per lane where the matrix stays in the L2 (merge_path_cached):
-/// a second round of gathers from the L2 costs less than it saves in per-tile work;
-/// from memory it lost (docs/sources.md: "merge_path_items_cached").
-inline constexpr int merge_path_items_cached = 12;
-/// The fewest merge-path items (rows + nonzeros) that take
-/// merge_path_items_cached: below, the longer tiles leave the GPU too few
-/// warps and lost (docs/sources.md: "merge_path_items_cached").
-inline constexpr std::int64_t merge_path_cached_min_items = 1000000;
+/// GPU merge_path: warps that walk one tile together where the matrix stays
+/// in the L2 (merge_path_team_tiles): longer tiles pay each tile's fixed
+/// work less often, at fewer registers a thread (docs/sources.md:
+/// "merge_path_team_warps"). From memory warp tiles stayed faster.
+inline constexpr int merge_path_team_warps = 4;
 
 namespace detail {
-/// Whether GPU merge_path takes merge_path_items_cached: at least
-/// merge_path_cached_min_items items, and 8 bytes per nonzero (the least a CSR
-/// entry takes) within half the L2, which leaves the rest for wider values,
-/// the row pointer, x and y. An unknown L2 (0) never does.
-inline bool merge_path_cached(const MatrixStats& stats, const DeviceProfile& profile) {
+/// Whether GPU merge_path cuts a tile per team of merge_path_team_warps
+/// warps: 8 bytes per nonzero (the least a CSR entry takes) within half the
+/// L2, which leaves the rest for wider values, the row pointer, x and y,
+/// and at least one team tile per compute unit (fewer, and warp tiles kept
+/// more of the GPU busy). An unknown L2 (0) never does.
+inline bool merge_path_team_tiles(const MatrixStats& stats, const DeviceProfile& profile) {
+  const std::int64_t team_tile = std::int64_t{std::max(profile.merge_path_items, 1)} *
+                                 std::max(profile.warp_width, 1) * merge_path_team_warps;
   return profile.gpu && profile.l2_bytes > 0 &&
-         stats.rows + stats.nnz >= merge_path_cached_min_items &&
-         static_cast<std::uint64_t>(stats.nnz) * 8 <= profile.l2_bytes / 2;
+         static_cast<std::uint64_t>(stats.nnz) * 8 <= profile.l2_bytes / 2 &&
+         stats.rows + stats.nnz >= team_tile * std::max(profile.compute_units, 1);
 }
 
 /// Whether GPU merge_path with launch `s` finishes every split row in the
@@ -81,15 +81,16 @@ inline bool merge_path_cached(const MatrixStats& stats, const DeviceProfile& pro
 /// ceil((L + 1) / tile) tiles end inside it. Unknown row lengths (none
 /// recorded for a matrix with entries) take the fixup launch.
 inline bool merge_path_fits_one_launch(const MatrixStats& stats, const LaunchShape& s) {
-  const std::int64_t width = s.vector_length, tile = s.entries_per_thread * width;
+  const std::int64_t width = s.vector_length, tile = s.entries_per_thread * width * s.row_threads;
   if (width <= 1 || tile < 1 || (stats.max_row_nnz == 0 && stats.nnz > 0)) return false;
   return (stats.max_row_nnz + tile) / tile <= merge_path_one_launch_runs * width;
 }
 }  // namespace detail
 
-/// CSR merge_path: tiles of merge_path_items items per lane
-/// (merge_path_items_cached where detail::merge_path_cached), one tile per
-/// warp of the profile's warp width, team_threads / W warps per team; the
+/// CSR merge_path: tiles of merge_path_items items per lane, one tile per
+/// team of merge_path_team_warps warps where detail::merge_path_team_tiles,
+/// else one per warp of the profile's warp width (team_threads / W warps per
+/// team); the
 /// rows split between tiles finish in the tile kernel while the longest row
 /// allows it (LaunchForm::one_launch), else in a fixup launch (with_fixup).
 /// Hosts: one thread walks a tile; for a matrix beyond the last-level
@@ -105,13 +106,13 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
   if (profile.gpu) {
     s.vector_length = std::max(profile.warp_width, 1);
     s.team_size = std::max(1, profile.team_threads / s.vector_length);
-    if (detail::merge_path_cached(stats, profile)) {
-      s.entries_per_thread = merge_path_items_cached;
-      rule = "tiles of " + std::to_string(s.entries_per_thread * s.vector_length) +
-             " rows + nonzeros per warp (" + std::to_string(stats.rows + stats.nnz) +
-             " items, 8 bytes per nonzero within half the L2: longer tiles)";
+    s.entries_per_thread = std::max(profile.merge_path_items, 1);
+    if (detail::merge_path_team_tiles(stats, profile)) {
+      s.team_size = s.row_threads = merge_path_team_warps;
+      rule = "tiles of " + std::to_string(s.entries_per_thread * s.vector_length * s.row_threads) +
+             " rows + nonzeros per team of " + std::to_string(s.row_threads) +
+             " warps (8 bytes per nonzero within half the L2, a tile or more per compute unit)";
     } else {
-      s.entries_per_thread = std::max(profile.merge_path_items, 1);
       rule = "tiles of " + std::to_string(s.entries_per_thread * s.vector_length) +
              " rows + nonzeros per warp (device profile)";
     }
@@ -143,7 +144,7 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
   if (profile.gpu) {
     // Decided on the launch as fitted to the backend: its tile is the one that runs.
     LaunchShape& l = p.launches.at(0);
-    const std::int64_t tile = l.entries_per_thread * l.vector_length;
+    const std::int64_t tile = l.entries_per_thread * l.vector_length * l.row_threads;
     const std::int64_t most = merge_path_one_launch_runs * l.vector_length;
     if (detail::merge_path_fits_one_launch(stats, l)) {
       l.form = LaunchForm::one_launch;

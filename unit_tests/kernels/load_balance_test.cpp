@@ -183,6 +183,19 @@ TEST(MergePathForms, OneLaunchWhileEveryRunFitsTheWarp) {
                                         "merge_path per_lane=" + std::to_string(per_lane) +
                                             " apply " + std::to_string(apply));
     }
+    // Tiles per team: 2, 4 and 16 warps, 1 to 12 items per thread, both
+    // forms; the long row spans up to 190 of them (the fixup).
+    for (const int warps : {2, 4, 16})
+      for (const std::int64_t per_lane : {1, 5, 12})
+        for (const auto form : {one_launch, fixup}) {
+          const auto h = merge_path_team_tiles(a, warps, per_lane, form);
+          for (int apply = 0; apply < 2; ++apply)
+            expect_handle_matches_reference(
+                exec, h, a, m,
+                "merge_path team of " + std::to_string(warps) + " warps, per_lane=" +
+                    std::to_string(per_lane) + " " + tuning::form_name(form) + " apply " +
+                    std::to_string(apply));
+        }
   }
   if (width > 1) {  // both forms were reached
     const auto shorts =

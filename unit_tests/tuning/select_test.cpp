@@ -201,39 +201,56 @@ TEST(SelectCsr, MergePathFormFromTheLongestRow) {
   EXPECT_EQ(h.str().find("form="), std::string::npos) << h.str();
 }
 
-// GPU merge_path: 12 items per lane where the matrix stays in the L2 (at
-// least 1e6 rows + nonzeros, 8 bytes per nonzero within half the L2), the
-// profile's 8 otherwise, and never where the L2 is unknown.
-TEST(SelectCsr, MergePathLongerTilesWhereTheMatrixStaysInTheL2) {
+// GPU merge_path: a tile per team of merge_path_team_warps warps where the
+// matrix stays in the L2 (8 bytes per nonzero within half the L2) and fills
+// a team tile per compute unit, a tile per warp otherwise and wherever the L2 is unknown; the profile's items per
+// lane in both, and the one-launch bound counted in the longer tiles.
+TEST(SelectCsr, MergePathTeamTilesWhereTheMatrixStaysInTheL2) {
   DeviceProfile gpu = fake_gpu_profile();
-  const auto items = [&](const MatrixStats& st) {
-    return only_launch(tuning::select(st, gpu, csr::merge_path{})).entries_per_thread;
+  const auto warps = [&](const MatrixStats& st) {
+    return only_launch(tuning::select(st, gpu, csr::merge_path{})).row_threads;
   };
   const MatrixStats graph = stats_of(325557, 2716, 9.88);  // a web graph of 3.2e6 nonzeros
-  const MatrixStats small = stats_of(36692, 1383, 10.0);   // 4e5 items: too few
   const MatrixStats large = stats_of(5000000, 3000000, 10.0);  // 5e7 nonzeros: streams
   EXPECT_EQ(gpu.l2_bytes, 0u);
-  EXPECT_EQ(items(graph), 8);
+  EXPECT_EQ(warps(graph), 1);
   gpu.l2_bytes = std::uint64_t(60) << 20;
-  EXPECT_EQ(items(graph), tuning::merge_path_items_cached);
-  EXPECT_EQ(tuning::merge_path_items_cached, 12);
+  EXPECT_EQ(warps(graph), tuning::merge_path_team_warps);
+  EXPECT_GT(tuning::merge_path_team_warps, 1);
   const SpmvPolicy p = tuning::select(graph, gpu, csr::merge_path{});
+  const LaunchShape& l = only_launch(p);
+  EXPECT_EQ(l.team_size, tuning::merge_path_team_warps);
+  EXPECT_EQ(l.entries_per_thread, gpu.merge_path_items);
   EXPECT_NE(p.rule.find("within half the L2"), std::string::npos) << p.rule;
-  EXPECT_EQ(only_launch(p).form, tuning::LaunchForm::one_launch);
-  EXPECT_EQ(items(small), 8);
-  EXPECT_EQ(items(large), 8);
+  EXPECT_NE(p.str().find("row_threads=" + std::to_string(tuning::merge_path_team_warps)),
+            std::string::npos)
+      << p.str();
+  EXPECT_EQ(l.form, tuning::LaunchForm::one_launch);
+  EXPECT_EQ(warps(large), 1);
+  // Fewer items than a team tile per compute unit: warp tiles.
+  const std::int64_t team_tile = std::int64_t(gpu.merge_path_items) * gpu.warp_width *
+                                 tuning::merge_path_team_warps;
+  MatrixStats small = graph;
+  small.rows = 1000;
+  small.nnz = team_tile * gpu.compute_units - small.rows - 1;
+  EXPECT_EQ(warps(small), 1);
+  small.nnz += 1;
+  EXPECT_EQ(warps(small), tuning::merge_path_team_warps);
   // The bounds: 8 bytes per nonzero at exactly half the L2 still fit.
   MatrixStats edge = graph;
   edge.nnz = static_cast<std::int64_t>(gpu.l2_bytes / 16);
-  EXPECT_EQ(items(edge), 12);
+  EXPECT_EQ(warps(edge), tuning::merge_path_team_warps);
   edge.nnz += 1;
-  EXPECT_EQ(items(edge), 8);
-  MatrixStats few = graph;
-  few.rows = 1000;
-  few.nnz = tuning::merge_path_cached_min_items - 1001;
-  EXPECT_EQ(items(few), 8);
-  few.nnz += 1;
-  EXPECT_EQ(items(few), 12);
+  EXPECT_EQ(warps(edge), 1);
+  // One launch while the longest row spans at most W runs of team tiles
+  // (W * tile items), which warp tiles would have sent to the fixup.
+  MatrixStats long_row = graph;
+  long_row.max_row_nnz = tuning::merge_path_one_launch_runs * gpu.warp_width * team_tile - 1;
+  EXPECT_EQ(only_launch(tuning::select(long_row, gpu, csr::merge_path{})).form,
+            tuning::LaunchForm::one_launch);
+  long_row.max_row_nnz += 1;
+  EXPECT_EQ(only_launch(tuning::select(long_row, gpu, csr::merge_path{})).form,
+            tuning::LaunchForm::with_fixup);
 }
 
 // 003 Alg. 3 on NVIDIA: a row longer than 1024 takes the balanced cases:
