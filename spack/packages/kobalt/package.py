@@ -37,6 +37,7 @@ class Kobalt(CMakePackage, CudaPackage, ROCmPackage):
     variant("rocsparse", default=False, description="rocSPARSE as a peer in kobalt-bench (needs +rocm)")
     variant("mkl", default=False, description="Intel MKL as a peer in kobalt-bench (host backends)")
     variant("zlib", default=True, description="Read and write gzip-compressed Matrix Market files (.mtx.gz)")
+    variant("mpi", default=False, description="The distributed product over MPI (Kobalt::distributed)")
 
     # Kobalt has no backend of its own: it runs on the backends of the Kokkos
     # it is built against. The host backends are Kokkos' variants, passed
@@ -66,6 +67,7 @@ class Kobalt(CMakePackage, CudaPackage, ROCmPackage):
     conflicts("+cuda", when="+rocm", msg="Kokkos has one device backend: CUDA or ROCm")
 
     depends_on("zlib-api", when="+zlib")
+    depends_on("mpi", when="+mpi")
     depends_on("googletest", type=("build", "test"), when="+tests")
     depends_on("python", type="test", when="+tests")
     depends_on("kokkos-kernels", when="+kokkos-kernels")
@@ -89,6 +91,7 @@ class Kobalt(CMakePackage, CudaPackage, ROCmPackage):
             self.define_from_variant("KOBALT_ENABLE_ROCSPARSE", "rocsparse"),
             self.define_from_variant("KOBALT_ENABLE_MKL", "mkl"),
             self.define_from_variant("KOBALT_ENABLE_ZLIB", "zlib"),
+            self.define_from_variant("KOBALT_ENABLE_MPI", "mpi"),
             self.define("KOBALT_INSTALL", True),
             self.define("Kokkos_ROOT", self.spec["kokkos"].prefix),
         ]
