@@ -36,8 +36,10 @@ namespace kobalt::distributed {
 /// the caller's instance, multiplies the diagonal block, waits, and adds the
 /// off-diagonal block's product (beta = 1).
 ///
-/// One apply at a time per handle (it owns the exchange's buffers). Moved,
-/// not copied; a default-constructed or moved-from handle is empty().
+/// One apply at a time per handle (it owns the exchange's buffers): applies
+/// on another instance than the previous one's need that instance fenced
+/// first. Moved, not copied; a default-constructed or moved-from handle is
+/// empty().
 template <class Value, class Index, class Device,
           class ExecutionSpace = typename Device::execution_space>
 class DistributedHandle {

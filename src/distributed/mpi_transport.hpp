@@ -24,6 +24,11 @@ namespace kobalt::distributed {
 /// the ghost vector (the off-diagonal block's x), ready in `exec`'s order.
 /// A transport for another path (NCCL, GPU-aware MPI) offers the same three
 /// calls and name().
+///
+/// The receive buffers alternate between exchanges: the receives of one are
+/// posted before `exec` has surely finished reading the previous one's
+/// ghosts (its copy to the device, or the off-diagonal product), and the
+/// fence in start() orders each buffer's reuse two exchanges later.
 template <class Value, class Device>
 class MpiTransport {
  public:
@@ -45,7 +50,8 @@ class MpiTransport {
     const auto sent = static_cast<std::size_t>(plan_.sent_entries());
     const auto received = static_cast<std::size_t>(plan_.received_entries());
     send_ = device_buffer(compat::uninitialized(exec, "kobalt::distributed::send"), sent);
-    ghosts_ = device_buffer(compat::uninitialized(exec, "kobalt::distributed::ghosts"), received);
+    for (int i = 0; i < (host_accessible ? 2 : 1); ++i)
+      ghosts_[i] = device_buffer(compat::uninitialized(exec, "kobalt::distributed::ghosts"), received);
     send_index_ = Kokkos::View<std::int64_t*, Device>(
         compat::uninitialized(exec, "kobalt::distributed::send_index"), sent);
     Kokkos::deep_copy(exec, send_index_,
@@ -53,10 +59,11 @@ class MpiTransport {
                           plan_.send_index.data(), sent));
     if constexpr (host_accessible) {
       send_host_ = send_;
-      recv_host_ = ghosts_;
+      for (int i = 0; i < 2; ++i) recv_host_[i] = ghosts_[i];
     } else {
       send_host_ = host_buffer(compat::uninitialized("kobalt::distributed::send_host"), sent);
-      recv_host_ = host_buffer(compat::uninitialized("kobalt::distributed::recv_host"), received);
+      for (auto& r : recv_host_)
+        r = host_buffer(compat::uninitialized("kobalt::distributed::recv_host"), received);
     }
     requests_.resize(plan_.send_ranks.size() + plan_.recv_ranks.size());
     exec.fence();  // plan_.send_index is copied from the host
@@ -70,7 +77,8 @@ class MpiTransport {
   const HaloPlan& plan() const { return plan_; }
   /// Host bytes held for staging (0 where MPI uses the device buffers).
   std::uint64_t staging_bytes() const {
-    return host_accessible ? 0 : (send_host_.extent(0) + recv_host_.extent(0)) * sizeof(Value);
+    return host_accessible ? 0
+                           : (send_host_.extent(0) + 2 * recv_host_[0].extent(0)) * sizeof(Value);
   }
 
   /// Posts the receives, packs x's entries to send on `exec`, waits for
@@ -78,8 +86,9 @@ class MpiTransport {
   template <class ExecutionSpace, class XView>
   void start(const ExecutionSpace& exec, const XView& x) {
     std::size_t n = 0;
+    parity_ = 1 - parity_;
     for (std::size_t i = 0; i < plan_.recv_ranks.size(); ++i)
-      MPI_Irecv(recv_host_.data() + plan_.recv_offsets[i],
+      MPI_Irecv(recv_host_[parity_].data() + plan_.recv_offsets[i],
                 static_cast<int>(plan_.recv_offsets[i + 1] - plan_.recv_offsets[i]),
                 detail::mpi_type<Value>(), plan_.recv_ranks[i], tag, comm_, &requests_[n++]);
     detail::gather(exec, "kobalt::distributed::pack", send_, x, send_index_);
@@ -96,9 +105,13 @@ class MpiTransport {
   template <class ExecutionSpace>
   const device_buffer& finish(const ExecutionSpace& exec) {
     MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
-    if constexpr (!host_accessible) Kokkos::deep_copy(exec, ghosts_, recv_host_);
-    (void)exec;
-    return ghosts_;
+    if constexpr (!host_accessible) {
+      Kokkos::deep_copy(exec, ghosts_[0], recv_host_[parity_]);
+      return ghosts_[0];
+    } else {
+      (void)exec;
+      return ghosts_[parity_];
+    }
   }
 
  private:
@@ -108,9 +121,12 @@ class MpiTransport {
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   HaloPlan plan_;
-  device_buffer send_, ghosts_;
+  device_buffer send_;
+  device_buffer ghosts_[2];  // the second only where MPI writes them (host memory)
   Kokkos::View<std::int64_t*, Device> send_index_;
-  host_buffer send_host_, recv_host_;
+  host_buffer send_host_;
+  host_buffer recv_host_[2];
+  int parity_ = 0;  // the receive buffer of the exchange under way
   std::vector<MPI_Request> requests_;
 };
 
