@@ -11,3 +11,4 @@
 #include "mpi_transport.hpp"
 #include "partition.hpp"
 #include "scatter.hpp"
+#include "transport.hpp"

@@ -14,7 +14,7 @@
 #include "gather.hpp"
 #include "halo_plan.hpp"
 #include "matrix.hpp"
-#include "mpi_transport.hpp"
+#include "transport.hpp"
 
 #include <mpi.h>
 
@@ -50,20 +50,24 @@ class DistributedHandle {
   /// A block's handle: automatic, or a Csr one (kobalt::reproducible).
   using block_handle_type =
       std::variant<AutoHandle<block_type, ExecutionSpace>, SpmvHandle<block_type, ExecutionSpace>>;
-  using transport_type = MpiTransport<Value, Device>;  ///< the halo exchange
+  /// The halo exchange: MpiTransport, or NcclTransport where built and fitting.
+  using transport_type = detail::transports<Value, Device, ExecutionSpace>;
 
   /// An empty handle, to be assigned a made one.
   DistributedHandle() = default;
-  /// Sets up `a`'s product with automatic handles on both blocks.
-  /// Collective over a.comm(); an error on any rank is thrown on every rank.
-  DistributedHandle(const ExecutionSpace& exec, const matrix_type& a, const automatic& options = {})
-      : state_(setup(exec, a, [&](const block_type& b) -> block_handle_type {
+  /// Sets up `a`'s product with automatic handles on both blocks and the
+  /// transport `choice` resolves to. Collective over a.comm(); an error on
+  /// any rank is thrown on every rank.
+  DistributedHandle(const ExecutionSpace& exec, const matrix_type& a, const automatic& options = {},
+                    const transport::choice& choice = {})
+      : state_(setup(exec, a, choice, [&](const block_type& b) -> block_handle_type {
           return AutoHandle<block_type, ExecutionSpace>(exec, b, options);
         })) {}
   /// The same with fixed-order Csr handles on both blocks: the same bits on
   /// every apply, for a given partition (docs/distributed.md).
-  DistributedHandle(const ExecutionSpace& exec, const matrix_type& a, reproducible_t)
-      : state_(setup(exec, a, [&](const block_type& b) -> block_handle_type {
+  DistributedHandle(const ExecutionSpace& exec, const matrix_type& a, reproducible_t,
+                    const transport::choice& choice = {})
+      : state_(setup(exec, a, choice, [&](const block_type& b) -> block_handle_type {
           return SpmvHandle<block_type, ExecutionSpace>(exec, b, kobalt::reproducible);
         })) {}
 
@@ -83,13 +87,21 @@ class DistributedHandle {
   /// by owning rank, increasing within each.
   const std::vector<std::int64_t>& ghosts() const { return made().blocks.ghosts; }
   /// Who sends which x entries to whom.
-  const HaloPlan& plan() const { return made().transport.plan(); }
+  const HaloPlan& plan() const {
+    return std::visit([](const auto& t) -> const HaloPlan& { return t.plan(); }, made().transport);
+  }
   /// Bytes this rank sends per apply.
   std::uint64_t sent_bytes() const { return plan().sent_entries() * sizeof(Value); }
   /// Bytes this rank receives per apply.
   std::uint64_t received_bytes() const { return plan().received_entries() * sizeof(Value); }
   /// The transport's name.
-  std::string transport() const { return transport_type::name(); }
+  std::string transport() const {
+    return std::visit([](const auto& t) { return t.name(); }, made().transport);
+  }
+  /// Host bytes the transport holds for staging (0 where it needs none).
+  std::uint64_t staging_bytes() const {
+    return std::visit([](const auto& t) { return t.staging_bytes(); }, made().transport);
+  }
   /// True when both blocks add in a fixed order: with the fixed exchange,
   /// the same bits on every apply.
   bool reproducible() const {
@@ -110,7 +122,7 @@ class DistributedHandle {
        << " entries (" << sent_bytes() << " bytes) to " << p.send_ranks.size()
        << " ranks, receives " << p.received_entries() << " entries (" << received_bytes()
        << " bytes) from " << p.recv_ranks.size() << " ranks; transport: " << transport();
-    if (s.transport.staging_bytes() > 0) os << " (" << s.transport.staging_bytes() << " bytes)";
+    if (staging_bytes() > 0) os << " (" << staging_bytes() << " bytes)";
     os << (reproducible() ? "; summation: fixed order (the same bits on every apply)"
                           : "; summation: atomics in a block (the last bits may change)");
     os << "; diagonal block " << s.blocks.diagonal.rows() << " x " << s.blocks.diagonal.cols()
@@ -164,6 +176,7 @@ class DistributedHandle {
     collectively(a.comm(), [&] {
       const State& s = made("kobalt::distributed::spmv");
       kobalt::detail::check_handle_matrix(s.matrix.local(), a.local());
+      kobalt::detail::check_no_alias(x, y);
       if (static_cast<std::int64_t>(x.extent(0)) != a.local_cols() ||
           static_cast<std::int64_t>(y.extent(0)) != a.local_rows())
         throw dimension_mismatch("kobalt::distributed::spmv: this rank holds " +
@@ -173,16 +186,20 @@ class DistributedHandle {
                                  std::to_string(y.extent(0)));
     });
     State& s = *state_;
-    s.transport.start(exec, x);
-    std::visit([&](const auto& h) { kobalt::spmv(exec, h, alpha, h.matrix(), x, beta, y); },
-               s.diagonal);
-    const auto& ghosts = s.transport.finish(exec);
-    if (!s.blocks.ghosts.empty())
-      std::visit(
-          [&](const auto& h) {
-            kobalt::spmv(exec, h, alpha, h.matrix(), ghosts, Value(1), y);
-          },
-          s.off_diagonal);
+    std::visit(
+        [&](auto& t) {
+          t.start(exec, x);
+          std::visit([&](const auto& h) { kobalt::spmv(exec, h, alpha, h.matrix(), x, beta, y); },
+                     s.diagonal);
+          const auto& ghosts = t.finish(exec);
+          if (!s.blocks.ghosts.empty())
+            std::visit(
+                [&](const auto& h) {
+                  kobalt::spmv(exec, h, alpha, h.matrix(), ghosts, Value(1), y);
+                },
+                s.off_diagonal);
+        },
+        s.transport);
   }
 
  private:
@@ -211,6 +228,7 @@ class DistributedHandle {
 
   template <class MakeBlockHandle>
   static std::unique_ptr<State> setup(const ExecutionSpace& exec, const matrix_type& a,
+                                      const transport::choice& choice,
                                       MakeBlockHandle&& make_block_handle) {
     const std::string who = "kobalt::distributed::make_handle";
     detail::Blocks<Value, Index, Device> blocks;
@@ -224,9 +242,11 @@ class DistributedHandle {
                              "one MPI message holds");
     });
     auto s = std::make_unique<State>(a, std::move(blocks));
-    s->transport = transport_type(exec, s->comm.comm,
-                                  detail::make_halo_plan(s->comm.comm, a.col_partition(),
-                                                         s->blocks.ghosts, s->blocks.ghost_owners));
+    s->transport = detail::make_transport<Value, Device>(
+        exec, s->comm.comm,
+        detail::make_halo_plan(s->comm.comm, a.col_partition(), s->blocks.ghosts,
+                               s->blocks.ghost_owners),
+        choice);
     collectively(a.comm(), [&] {
       s->diagonal = make_block_handle(s->blocks.diagonal);
       s->off_diagonal = make_block_handle(s->blocks.off_diagonal);
@@ -251,27 +271,30 @@ class DistributedHandle {
   std::unique_ptr<State> state_;
 };
 
-/// make_handle(exec, a[, kobalt::automatic{n}]): a distributed handle with
-/// automatic block handles. Collective.
+/// make_handle(exec, a[, kobalt::automatic{n}[, transport]]): a distributed
+/// handle with automatic block handles. Collective.
 template <class ExecutionSpace, class Value, class Index, class Device>
 DistributedHandle<Value, Index, Device, ExecutionSpace> make_handle(
     const ExecutionSpace& exec, const DistributedMatrix<Value, Index, Device>& a,
-    const automatic& options = {}) {
+    const automatic& options = {}, const transport::choice& choice = {}) {
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
                 "kobalt::distributed::make_handle: the first argument must be an execution space "
                 "instance");
-  return DistributedHandle<Value, Index, Device, ExecutionSpace>(exec, a, options);
+  return DistributedHandle<Value, Index, Device, ExecutionSpace>(exec, a, options, choice);
 }
 
-/// make_handle(exec, a, kobalt::reproducible): fixed-order block handles,
-/// the same bits on every apply for a given partition. Collective.
+/// make_handle(exec, a, kobalt::reproducible[, transport]): fixed-order
+/// block handles, the same bits on every apply for a given partition.
+/// Collective.
 template <class ExecutionSpace, class Value, class Index, class Device>
 DistributedHandle<Value, Index, Device, ExecutionSpace> make_handle(
-    const ExecutionSpace& exec, const DistributedMatrix<Value, Index, Device>& a, reproducible_t) {
+    const ExecutionSpace& exec, const DistributedMatrix<Value, Index, Device>& a, reproducible_t,
+    const transport::choice& choice = {}) {
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
                 "kobalt::distributed::make_handle: the first argument must be an execution space "
                 "instance");
-  return DistributedHandle<Value, Index, Device, ExecutionSpace>(exec, a, kobalt::reproducible);
+  return DistributedHandle<Value, Index, Device, ExecutionSpace>(exec, a, kobalt::reproducible,
+                                                                 choice);
 }
 
 /// y = alpha*A*x + beta*y over every rank of a.comm(): x and y are this

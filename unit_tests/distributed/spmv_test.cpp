@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,17 @@ DistributedMatrix<V, I, Device> scattered(const Triplets<V, I>& t,
                                              world_rank() == 0 ? t : Triplets<V, I>{}, rows, cols);
 }
 
+/// The edge matrix `name`, assembled.
+template <class V, class I>
+Triplets<V, I> edge_matrix(const std::string& name) {
+  for (auto& m : test::edge_matrices<V, I>())
+    if (m.name == name) {
+      m.matrix.assemble();
+      return m.matrix;
+    }
+  throw std::out_of_range("no edge matrix " + name);
+}
+
 /// A non-contiguous map over the world: index i to rank (7 i + 3) mod size.
 Partition scattered_map(std::int64_t n) {
   std::vector<int> owners(static_cast<std::size_t>(n));
@@ -138,10 +150,8 @@ TYPED_TEST(DistributedSpmv, EdgeMatricesRowMapReproducible) {
 TYPED_TEST(DistributedSpmv, ReproducibleGivesTheSameBits) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
-  for (const auto& m : test::edge_matrices<V, I>()) {
-    if (m.name != "odd_rows_33x47_long" && m.name != "odd_1029x1031") continue;
-    auto t = m.matrix;
-    t.assemble();
+  for (const std::string name : {"odd_rows_33x47_long", "odd_1029x1031"}) {
+    const auto t = edge_matrix<V, I>(name);
     const auto a = scattered(t, scattered_map(t.rows), scattered_map(t.cols));
     auto h = distributed::make_handle(Exec(), a, kobalt::reproducible);
     EXPECT_NE(h.describe().find("summation: fixed order"), std::string::npos) << h.describe();
@@ -159,7 +169,7 @@ TYPED_TEST(DistributedSpmv, ReproducibleGivesTheSameBits) {
     }
     for (int call = 1; call < 3; ++call)
       EXPECT_EQ(0, std::memcmp(results[0].data(), results[call].data(), results[0].size() * sizeof(V)))
-          << m.name << " call " << call;
+          << name << " call " << call;
   }
 }
 
@@ -196,10 +206,7 @@ TYPED_TEST(DistributedSpmv, OneRankEqualsTheLocalHandle) {
 TYPED_TEST(DistributedSpmv, FromLocalRows) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
-  auto all = test::edge_matrices<V, I>();
-  auto t = all[10].matrix;  // odd_1029x1031
-  ASSERT_EQ(all[10].name, "odd_1029x1031");
-  t.assemble();
+  const auto t = edge_matrix<V, I>("odd_1029x1031");
   const int rank = world_rank(), size = world_size();
   // Uneven counts: rank r takes a share proportional to r + 1.
   std::vector<std::int64_t> offsets(static_cast<std::size_t>(size) + 1, 0);
@@ -222,6 +229,18 @@ TYPED_TEST(DistributedSpmv, FromLocalRows) {
     EXPECT_GT(h.plan().received_entries(), 0) << d;
   }
   expect_matches_reference(h, a, t, "from local rows");
+}
+
+// MPI asked for by name: the same product, and describe() says so.
+TYPED_TEST(DistributedSpmv, TransportMpiAskedFor) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  const auto t = edge_matrix<V, I>("empty_rows_37x29");
+  const auto a = scattered(t, scattered_map(t.rows), scattered_map(t.cols));
+  auto h = distributed::make_handle(Exec(), a, kobalt::automatic{}, distributed::transport::mpi{});
+  EXPECT_EQ(h.transport().rfind("MPI", 0), 0u) << h.transport();
+  EXPECT_NE(h.describe().find("transport: " + h.transport()), std::string::npos) << h.describe();
+  expect_matches_reference(h, a, t, "transport::mpi");
 }
 
 // No ghosts (a diagonal), only ghosts (every entry half the matrix away),
@@ -269,8 +288,7 @@ TYPED_TEST(DistributedSpmv, NoGhostsOnlyGhostsNoRows) {
 TYPED_TEST(DistributedSpmv, UpdateValues) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
-  auto t = test::edge_matrices<V, I>()[9].matrix;  // odd_rows_33x47_long
-  t.assemble();
+  auto t = edge_matrix<V, I>("odd_rows_33x47_long");
   const auto a = scattered(t, scattered_map(t.rows), scattered_map(t.cols));
   auto h = distributed::make_handle(Exec(), a, kobalt::automatic{1000000});
   const auto& local = a.local();
@@ -310,8 +328,7 @@ TYPED_TEST(DistributedSpmv, ErrorsOnEveryRank) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
   const int rank = world_rank(), size = world_size();
-  auto t = test::edge_matrices<V, I>()[7].matrix;  // diagonal_65
-  t.assemble();
+  const auto t = edge_matrix<V, I>("diagonal_65");
   expect_collective_throw<invalid_parameter>(
       [&] { scattered(t, Partition::uniform(t.rows - 1, size)); }, "the partitions cover 64 rows",
       "a partition that does not cover the rows");
@@ -358,6 +375,11 @@ TYPED_TEST(DistributedSpmv, ErrorsOnEveryRank) {
       [&] { distributed::spmv(Exec(), h, V(1), a, x, V(0), y); }, "entries of x",
       "a wrong x on one rank");
   expect_matches_reference(h, a, t, "after a refused apply");
+  // y in x's storage on rank 0 only (square blocks: x and y have one length).
+  Kokkos::View<V*, Device> x_ok("x", a.local_cols());
+  expect_collective_throw<invalid_parameter>(
+      [&] { distributed::spmv(Exec(), h, V(1), a, x_ok, V(0), rank == 0 ? x_ok : y); },
+      "overlaps x", "y in x's storage on one rank");
   decltype(h) moved = std::move(h);
   EXPECT_TRUE(h.empty());
   expect_collective_throw<invalid_parameter>(
