@@ -8,6 +8,7 @@
 #include "../compat.hpp"
 #include "../errors.hpp"
 #include "../scalar.hpp"
+#include "fingerprint.hpp"
 #include "gather.hpp"
 #include "halo_plan.hpp"
 
@@ -46,9 +47,9 @@ bool ranks_share_a_device(MPI_Comm comm, const ExecutionSpace& exec) {
   char name[MPI_MAX_PROCESSOR_NAME];
   int length = 0;
   MPI_Get_processor_name(name, &length);
-  std::uint64_t host = 1469598103934665603ULL;  // FNV-1a's offset basis and prime
-  for (int i = 0; i < length; ++i) host = (host ^ static_cast<unsigned char>(name[i])) * 1099511628211ULL;
-  const std::uint64_t mine[2] = {host, static_cast<std::uint64_t>(arch::device_id(exec))};
+  Fingerprint host;
+  for (int i = 0; i < length; ++i) host.add(static_cast<unsigned char>(name[i]));
+  const std::uint64_t mine[2] = {host.value(), static_cast<std::uint64_t>(arch::device_id(exec))};
   int size = 1;
   MPI_Comm_size(comm, &size);
   std::vector<std::uint64_t> all(2 * static_cast<std::size_t>(size));
@@ -66,8 +67,8 @@ bool ranks_share_a_device(MPI_Comm comm, const ExecutionSpace& exec) {
 /// second instance of the handle's own (Kokkos' partition of the setup
 /// instance), so that the diagonal product on `exec` runs meanwhile;
 /// finish(exec) waits for that instance and returns the ghosts. Where Kokkos
-/// cannot partition an instance (before 3.7) both are the same, and the
-/// exchange runs before the diagonal product.
+/// cannot partition an instance (compat::partition_in_two) both are the
+/// same, and the exchange runs before the diagonal product.
 template <class Value, class Device, class ExecutionSpace>
 class NcclTransport {
  public:

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "../errors.hpp"
+#include "fingerprint.hpp"
 
 #include <mpi.h>
 
@@ -154,12 +155,11 @@ class Partition {
   }
   /// A hash of the whole assignment, equal on ranks that hold the same one.
   std::uint64_t fingerprint() const {
-    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a's offset basis and prime
-    const auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 1099511628211ULL; };
-    mix(is_map_ ? 1 : 0);
-    for (auto o : offsets_) mix(static_cast<std::uint64_t>(o));
-    for (auto o : owners_) mix(static_cast<std::uint64_t>(o));
-    return h;
+    detail::Fingerprint f;
+    f.add(is_map_ ? 1 : 0);
+    for (auto o : offsets_) f.add(static_cast<std::uint64_t>(o));
+    for (auto o : owners_) f.add(static_cast<std::uint64_t>(o));
+    return f.value();
   }
   /// "contiguous over 4 ranks" or "map over 4 ranks", with the counts.
   std::string describe() const {

@@ -56,10 +56,10 @@ std::vector<T> scatter_parts(MPI_Comm comm, int root, const std::vector<std::vec
 /// rank; without them the rows are contiguous and balanced by nonzeros
 /// (Partition::balanced, computed on the root), and x is laid out like y for
 /// a square matrix, in uniform contiguous ranges otherwise. Unsorted
-/// triplets and duplicates are assembled on the root first. Collective;
-/// an error on the root (triplets out of range, a partition that does not
-/// cover the matrix, more than 2^31 - 1 entries for one rank) is thrown on
-/// every rank.
+/// triplets and duplicates are assembled on the root first. Collective; an
+/// error on the root (triplets out of range, a partition that does not
+/// cover the matrix, more entries for one rank than an MPI count holds) is
+/// thrown on every rank.
 template <class Device = default_device, class Value, class Index>
 DistributedMatrix<Value, Index, Device> scatter_matrix(
     MPI_Comm comm, int root, const Triplets<Value, Index>& global,
