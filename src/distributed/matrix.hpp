@@ -21,8 +21,8 @@ namespace kobalt::distributed {
 /// with rows.count(r) rows, cols() columns and global column indices. y is
 /// laid out like the rows (rank r holds y at rows.owned(r), in that order),
 /// x like the columns (rank r holds x at cols.owned(r)). Shares the Csr's
-/// arrays, as Csr does. The communicator is the caller's and must outlive
-/// the matrix and its handles' setup.
+/// arrays, as Csr does. The communicator is the caller's and must stay
+/// valid while the matrix is used: setups and products use it.
 template <class Value, class Index, class Device = default_device>
 class DistributedMatrix {
  public:
