@@ -10,9 +10,11 @@
 #     built with (same major.minor and devices, listed in any order) and
 #     refuses another major.minor or other devices, naming both;
 #  5. Kobalt refuses a Kokkos outside the supported range (cmake/KobaltKokkos.cmake);
-#  6. with MPI (KOBALT_ENABLE_MPI): Kobalt::distributed is defined both ways,
-#     the installed config without MPI still gives Kobalt::kobalt, and
-#     COMPONENTS distributed without MPI fails naming MPI.
+#  6. with MPI (KOBALT_ENABLE_MPI): Kobalt::distributed is defined under
+#     add_subdirectory, and by the installed config with COMPONENTS
+#     distributed only (no MPI search otherwise); that config without MPI
+#     still gives Kobalt::kobalt, and COMPONENTS distributed without MPI
+#     fails naming MPI.
 # Usage: cmake -DSOURCE=<kobalt> -DWORK=<scratch> -DCXX=<compiler> -DKOKKOS_DIR=<its Kokkos_DIR>
 #              -DKOKKOS_VERSION=... -DKOKKOS_DEVICES=a,b -DZLIB_FOUND=... -DMPI=ON|OFF
 #              -P package_test.cmake
@@ -80,13 +82,16 @@ endif()
 # runs of 1 and 2 above).
 if(MPI)
   set(defined "consumer: Kobalt::distributed is defined")
-  foreach(name subdir_default found)
+  run(found_distributed 0 -S ${consumer} ${kokkos} -B ${WORK}/found-distributed -DCMAKE_CXX_COMPILER=${CXX}
+      -DCMAKE_PREFIX_PATH=${prefix} -DKOBALT_COMPONENTS=distributed)
+  foreach(name subdir_default found_distributed)
     if(NOT out_${name} MATCHES "${defined}")
       message(FATAL_ERROR "${name}: Kobalt built with MPI, but no Kobalt::distributed:\n${out_${name}}")
     endif()
   endforeach()
-  run(found_distributed 0 -S ${consumer} ${kokkos} -B ${WORK}/found-distributed -DCMAKE_CXX_COMPILER=${CXX}
-      -DCMAKE_PREFIX_PATH=${prefix} -DKOBALT_COMPONENTS=distributed)
+  if(out_found MATCHES "${defined}")
+    message(FATAL_ERROR "found: Kobalt::distributed without COMPONENTS distributed (an MPI search)")
+  endif()
   run(found_without_mpi 0 -S ${consumer} ${kokkos} -B ${WORK}/found-without-mpi -DCMAKE_CXX_COMPILER=${CXX}
       -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON)
   if(out_found_without_mpi MATCHES "${defined}")
