@@ -47,6 +47,15 @@ auto uninitialized(const ExecutionSpace& exec, const std::string& label) {
   return Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label);
 }
 
+/// Host memory that copies from and to the device reach fastest (pinned on
+/// GPUs), for staging: Kokkos::SharedHostPinnedSpace where Kokkos has it
+/// (4.x), HostSpace before.
+#ifdef KOKKOS_HAS_SHARED_HOST_PINNED_SPACE
+using host_pinned_space = Kokkos::SharedHostPinnedSpace;
+#else
+using host_pinned_space = Kokkos::HostSpace;
+#endif
+
 /// Two instances of `exec`'s space that can run concurrently (two streams on
 /// GPUs): Kokkos::Experimental::partition_space where Kokkos has it (checked
 /// from 3.7 on); Kokkos 3.4 has none, so both are `exec` and run in order.

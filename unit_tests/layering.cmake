@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The layering of src/ (docs/contributing.md, "Architecture"): each layer
 # includes only the layers below it, arch <- formats (io beside) <- tuning <-
-# kernels <- plan, and no file outside src/arch/ names a backend. interop/
+# kernels <- plan (<- distributed, the only one that names MPI), and no file
+# outside src/arch/ names a backend. interop/
 # (bridges to other libraries, e.g. Kokkos Kernels) sits on top and is
 # included by users only: no layer and not kobalt.hpp may include it, so the
 # library never needs those libraries.
@@ -9,18 +10,19 @@
 if(NOT SRC)
   message(FATAL_ERROR "layering.cmake needs -DSRC=...")
 endif()
-set(forbidden_arch "formats|io|tuning|kernels|plan|interop")
-set(forbidden_formats "tuning|kernels|plan|interop")
-set(forbidden_io "tuning|kernels|plan|interop")
-set(forbidden_tuning "kernels|plan|interop")
-set(forbidden_kernels "plan|interop")
-set(forbidden_plan "interop")
+set(forbidden_arch "formats|io|tuning|kernels|plan|interop|distributed")
+set(forbidden_formats "tuning|kernels|plan|interop|distributed")
+set(forbidden_io "tuning|kernels|plan|interop|distributed")
+set(forbidden_tuning "kernels|plan|interop|distributed")
+set(forbidden_kernels "plan|interop|distributed")
+set(forbidden_plan "interop|distributed")
+set(forbidden_distributed "interop")
 set(problems "")
 file(READ ${SRC}/kobalt.hpp umbrella)
-if(umbrella MATCHES "#include \"interop/")
-  list(APPEND problems "${SRC}/kobalt.hpp: includes interop/, which users include themselves")
+if(umbrella MATCHES "#include \"(interop|distributed)/")
+  list(APPEND problems "${SRC}/kobalt.hpp: includes interop/ or distributed/, which users include themselves")
 endif()
-foreach(layer arch formats io tuning kernels plan interop)
+foreach(layer arch formats io tuning kernels plan interop distributed)
   file(GLOB headers ${SRC}/${layer}/*.hpp)
   foreach(h IN LISTS headers)
     file(READ ${h} text)
@@ -35,6 +37,10 @@ foreach(layer arch formats io tuning kernels plan interop)
       if(backend)
         list(APPEND problems "${h}: names a backend outside src/arch/: ${backend}")
       endif()
+    endif()
+    # Only distributed/ names MPI (Kobalt::kobalt never needs it).
+    if(NOT layer STREQUAL "distributed" AND text MATCHES "#include <mpi\\.h>|MPI_[A-Z][a-z]")
+      list(APPEND problems "${h}: names MPI outside src/distributed/")
     endif()
   endforeach()
 endforeach()

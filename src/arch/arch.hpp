@@ -6,6 +6,7 @@
 //
 //   warp_width(exec)        lanes that run in lockstep and share a vector range
 //   device_id(exec)         which device of the backend exec runs on
+//   native_stream(exec)     the stream a GPU instance enqueues on (CUDA), for NCCL
 //   device_info(exec)       backend, device name, compute units, L2, memory
 //   team_limits(exec)       the largest team, vector and team scratch a launch may ask for
 //   memory_info<Space>()    free and total bytes of a memory space
@@ -29,6 +30,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace kobalt::arch {
 
@@ -159,6 +161,22 @@ int warp_width(const ExecutionSpace& exec) {
 template <class ExecutionSpace>
 int device_id(const ExecutionSpace& exec) {
   return backend<ExecutionSpace>::device_id(exec);
+}
+
+/// Whether the backend of ExecutionSpace hands out its native stream
+/// (native_stream): CUDA's does.
+template <class ExecutionSpace, class = void>
+struct has_native_stream : std::false_type {};
+template <class ExecutionSpace>
+struct has_native_stream<ExecutionSpace,
+                         std::void_t<decltype(backend<ExecutionSpace>::stream(
+                             std::declval<const ExecutionSpace&>()))>> : std::true_type {};
+
+/// The native stream `exec` enqueues its work on (cudaStream_t), for
+/// libraries that enqueue on it (NCCL); backends with has_native_stream only.
+template <class ExecutionSpace>
+auto native_stream(const ExecutionSpace& exec) {
+  return backend<ExecutionSpace>::stream(exec);
 }
 
 namespace detail {

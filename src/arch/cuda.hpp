@@ -12,6 +12,7 @@ struct backend<Kokkos::Cuda> {
     return Kokkos::TeamPolicy<Kokkos::Cuda>::vector_length_max();  // 32
   }
   static int device_id(const Kokkos::Cuda& exec) { return exec.cuda_device(); }
+  static cudaStream_t stream(const Kokkos::Cuda& exec) { return exec.cuda_stream(); }
   static DeviceInfo device_info(const Kokkos::Cuda& exec) {
     cudaDeviceProp p{};
     const bool ok = cudaGetDeviceProperties(&p, exec.cuda_device()) == cudaSuccess;

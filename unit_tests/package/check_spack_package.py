@@ -106,7 +106,8 @@ def main(package_path, cmake_path):
     problems = []
     tree = ast.parse(open(package_path).read(), package_path)
     cmake = open(cmake_path).read()
-    options = set(re.findall(r"^\s*option\(\s*(\w+)", cmake, re.M))
+    # option(NAME ...) or kobalt_dependency_option(NAME ...), which wraps it.
+    options = set(re.findall(r"^\s*(?:kobalt_dependency_)?option\(\s*(\w+)", cmake, re.M))
     project = re.search(r"project\(\s*Kobalt\s+VERSION\s+([0-9.]+)", cmake)
 
     classes = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Kobalt"]

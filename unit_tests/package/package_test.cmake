@@ -9,9 +9,15 @@
 #  4. the installed config accepts another patch release of the Kokkos it was
 #     built with (same major.minor and devices, listed in any order) and
 #     refuses another major.minor or other devices, naming both;
-#  5. Kobalt refuses a Kokkos outside the supported range (cmake/KobaltKokkos.cmake).
+#  5. Kobalt refuses a Kokkos outside the supported range (cmake/KobaltKokkos.cmake);
+#  6. with MPI (KOBALT_ENABLE_MPI): Kobalt::distributed is defined under
+#     add_subdirectory, and by the installed config with COMPONENTS
+#     distributed only (no MPI search otherwise); that config without MPI
+#     still gives Kobalt::kobalt, and COMPONENTS distributed without MPI
+#     fails naming MPI.
 # Usage: cmake -DSOURCE=<kobalt> -DWORK=<scratch> -DCXX=<compiler> -DKOKKOS_DIR=<its Kokkos_DIR>
-#              -DKOKKOS_VERSION=... -DKOKKOS_DEVICES=a,b -DZLIB_FOUND=... -P package_test.cmake
+#              -DKOKKOS_VERSION=... -DKOKKOS_DEVICES=a,b -DZLIB_FOUND=... -DMPI=ON|OFF
+#              -P package_test.cmake
 foreach(v SOURCE WORK CXX KOKKOS_DIR KOKKOS_VERSION KOKKOS_DEVICES)
   if(NOT DEFINED ${v} OR "${${v}}" STREQUAL "")
     message(FATAL_ERROR "package_test.cmake needs -D${v}=...")
@@ -69,6 +75,33 @@ if(ZLIB_FOUND)
       -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_DISABLE_FIND_PACKAGE_ZLIB=ON)
   if(NOT out_found_zlib_missing MATCHES "ZLIB")
     message(FATAL_ERROR "a Kobalt built with zlib, zlib missing: no word of ZLIB:\n${out_found_zlib_missing}")
+  endif()
+endif()
+
+# 6. Kobalt::distributed, from the source tree and from the install (the
+# runs of 1 and 2 above).
+if(MPI)
+  set(defined "consumer: Kobalt::distributed is defined")
+  run(found_distributed 0 -S ${consumer} ${kokkos} -B ${WORK}/found-distributed -DCMAKE_CXX_COMPILER=${CXX}
+      -DCMAKE_PREFIX_PATH=${prefix} -DKOBALT_COMPONENTS=distributed)
+  foreach(name subdir_default found_distributed)
+    if(NOT out_${name} MATCHES "${defined}")
+      message(FATAL_ERROR "${name}: Kobalt built with MPI, but no Kobalt::distributed:\n${out_${name}}")
+    endif()
+  endforeach()
+  if(out_found MATCHES "${defined}")
+    message(FATAL_ERROR "found: Kobalt::distributed without COMPONENTS distributed (an MPI search)")
+  endif()
+  run(found_without_mpi 0 -S ${consumer} ${kokkos} -B ${WORK}/found-without-mpi -DCMAKE_CXX_COMPILER=${CXX}
+      -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON)
+  if(out_found_without_mpi MATCHES "${defined}")
+    message(FATAL_ERROR "found_without_mpi: Kobalt::distributed defined without MPI")
+  endif()
+  run(distributed_without_mpi nonzero -S ${consumer} ${kokkos} -B ${WORK}/distributed-without-mpi
+      -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_PREFIX_PATH=${prefix} -DKOBALT_COMPONENTS=distributed
+      -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON)
+  if(NOT out_distributed_without_mpi MATCHES "MPI")
+    message(FATAL_ERROR "distributed_without_mpi: no word of MPI:\n${out_distributed_without_mpi}")
   endif()
 endif()
 

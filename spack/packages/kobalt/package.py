@@ -37,6 +37,8 @@ class Kobalt(CMakePackage, CudaPackage, ROCmPackage):
     variant("rocsparse", default=False, description="rocSPARSE as a peer in kobalt-bench (needs +rocm)")
     variant("mkl", default=False, description="Intel MKL as a peer in kobalt-bench (host backends)")
     variant("zlib", default=True, description="Read and write gzip-compressed Matrix Market files (.mtx.gz)")
+    variant("mpi", default=False, description="The distributed product over MPI (Kobalt::distributed)")
+    variant("nccl", default=False, description="NCCL as the distributed product's transport (needs +mpi +cuda)")
 
     # Kobalt has no backend of its own: it runs on the backends of the Kokkos
     # it is built against. The host backends are Kokkos' variants, passed
@@ -66,6 +68,8 @@ class Kobalt(CMakePackage, CudaPackage, ROCmPackage):
     conflicts("+cuda", when="+rocm", msg="Kokkos has one device backend: CUDA or ROCm")
 
     depends_on("zlib-api", when="+zlib")
+    depends_on("mpi", when="+mpi")
+    depends_on("nccl", when="+nccl")
     depends_on("googletest", type=("build", "test"), when="+tests")
     depends_on("python", type="test", when="+tests")
     depends_on("kokkos-kernels", when="+kokkos-kernels")
@@ -77,6 +81,7 @@ class Kobalt(CMakePackage, CudaPackage, ROCmPackage):
         conflicts(f"+{peer}", when="~perf_tests", msg=f"+{peer} is a peer in kobalt-bench: add +perf_tests")
     requires("+cuda", when="+cusparse", msg="cuSPARSE is a CUDA peer: add +cuda cuda_arch=...")
     requires("+rocm", when="+rocsparse", msg="rocSPARSE is a ROCm peer: add +rocm amdgpu_target=...")
+    requires("+mpi +cuda", when="+nccl", msg="NCCL carries the distributed product's halos on CUDA: add +mpi +cuda")
     conflicts("+mkl", when="+cuda", msg="MKL is a CPU peer: it needs a host Kokkos")
     conflicts("+mkl", when="+rocm", msg="MKL is a CPU peer: it needs a host Kokkos")
 
@@ -89,6 +94,8 @@ class Kobalt(CMakePackage, CudaPackage, ROCmPackage):
             self.define_from_variant("KOBALT_ENABLE_ROCSPARSE", "rocsparse"),
             self.define_from_variant("KOBALT_ENABLE_MKL", "mkl"),
             self.define_from_variant("KOBALT_ENABLE_ZLIB", "zlib"),
+            self.define_from_variant("KOBALT_ENABLE_MPI", "mpi"),
+            self.define_from_variant("KOBALT_ENABLE_NCCL", "nccl"),
             self.define("KOBALT_INSTALL", True),
             self.define("Kokkos_ROOT", self.spec["kokkos"].prefix),
         ]
