@@ -3,10 +3,14 @@
 // owns, renumbered to their place in its part of x) and the off-diagonal
 // block (ghost columns, renumbered compactly: grouped by owning rank, in
 // increasing global order within each, which is the order they arrive in).
+// Where few rows touch a ghost, the off-diagonal block keeps only those rows
+// (PETSc's compressed rows): its product then reads and writes a short
+// vector instead of all of y.
 #pragma once
 
 #include "../compat.hpp"
 #include "../formats/csr.hpp"
+#include "../tuning/compressed_rows.hpp"
 #include "gather.hpp"
 #include "partition.hpp"
 
@@ -30,6 +34,12 @@ struct Blocks {
   values_view diagonal_values, off_diagonal_values;
   /// Where each block entry's value sits in the local Csr's values.
   map_view diagonal_map, off_diagonal_map;
+  /// Compressed off-diagonal block: the local row of each of its rows, and
+  /// its product's output; both empty where it holds every local row.
+  map_view off_diagonal_rows;
+  values_view off_diagonal_y;
+  /// True where the off-diagonal block keeps only the rows that touch a ghost.
+  bool compressed() const { return off_diagonal_rows.extent(0) > 0; }
   /// Global column of each ghost (the off-diagonal block's columns).
   std::vector<std::int64_t> ghosts;
   /// The rank that owns each ghost, non-decreasing.
@@ -94,6 +104,16 @@ Blocks<Value, Index, Device> split_blocks(const ExecutionSpace& exec,
   }
   std::sort(ghosts.begin(), ghosts.end());
   ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
+  // Rows that touch a ghost: few of them, and the off-diagonal block keeps only those.
+  Index touching = 0;
+  for (Index i = 0; i < local.rows(); ++i)
+    for (Index k = row_ptr(i); k < row_ptr(i + 1); ++k)
+      if (cols.owner(col(k)) != rank) {
+        ++touching;
+        break;
+      }
+  const bool compress = tuning::compress_off_diagonal_rows(touching, local.rows());
+  std::vector<Index> kept_rows;
   HostBlock<Index> diagonal, off_diagonal;
   std::vector<std::pair<Index, Index>> diagonal_row, off_diagonal_row;
   for (Index i = 0; i < local.rows(); ++i) {
@@ -108,7 +128,10 @@ Blocks<Value, Index, Device> split_blocks(const ExecutionSpace& exec,
       }
     }
     diagonal.add_row(diagonal_row);
-    off_diagonal.add_row(off_diagonal_row);
+    if (!compress || !off_diagonal_row.empty()) {
+      if (compress) kept_rows.push_back(i);
+      off_diagonal.add_row(off_diagonal_row);
+    }
   }
   for (const auto& g : ghosts) {
     b.ghost_owners.push_back(g.first);
@@ -116,8 +139,19 @@ Blocks<Value, Index, Device> split_blocks(const ExecutionSpace& exec,
   }
   make_block(exec, diagonal, local.rows(), static_cast<Index>(cols.count(rank)), local.values(),
              b.diagonal, b.diagonal_values, b.diagonal_map);
-  make_block(exec, off_diagonal, local.rows(), static_cast<Index>(ghosts.size()), local.values(),
+  const auto off_rows = static_cast<Index>(off_diagonal.row_ptr.size() - 1);
+  make_block(exec, off_diagonal, off_rows, static_cast<Index>(ghosts.size()), local.values(),
              b.off_diagonal, b.off_diagonal_values, b.off_diagonal_map);
+  if (compress) {
+    b.off_diagonal_rows = Kokkos::View<Index*, Device>(
+        compat::uninitialized(exec, "kobalt::distributed::off_diagonal_rows"), kept_rows.size());
+    Kokkos::deep_copy(exec, b.off_diagonal_rows,
+                      Kokkos::View<const Index*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                          kept_rows.data(), kept_rows.size()));
+    b.off_diagonal_y = Kokkos::View<Value*, Device>(
+        compat::uninitialized(exec, "kobalt::distributed::off_diagonal_y"), kept_rows.size());
+    exec.fence();  // kept_rows is a local
+  }
   return b;
 }
 

@@ -77,8 +77,14 @@ class DistributedHandle {
   const matrix_type& matrix() const { return made().matrix; }
   /// The diagonal block: this rank's rows, the columns of its x entries.
   const block_type& diagonal_block() const { return made().blocks.diagonal; }
-  /// The off-diagonal block: this rank's rows, one column per ghost.
+  /// The off-diagonal block: one column per ghost; this rank's rows, or only
+  /// those that touch a ghost where few do (off_diagonal_rows()).
   const block_type& off_diagonal_block() const { return made().blocks.off_diagonal; }
+  /// The local row of each off-diagonal block row where the block keeps only
+  /// the rows that touch a ghost; empty where it holds every local row.
+  const Kokkos::View<Index*, Device>& off_diagonal_rows() const {
+    return made().blocks.off_diagonal_rows;
+  }
   /// The diagonal block's handle.
   const block_handle_type& diagonal_handle() const { return made().diagonal; }
   /// The off-diagonal block's handle.
@@ -128,7 +134,9 @@ class DistributedHandle {
     os << "; diagonal block " << s.blocks.diagonal.rows() << " x " << s.blocks.diagonal.cols()
        << ", " << s.blocks.diagonal.nnz() << " entries: " << block_describe(s.diagonal);
     os << "; off-diagonal block " << s.blocks.off_diagonal.rows() << " x "
-       << s.blocks.off_diagonal.cols() << ", " << s.blocks.off_diagonal.nnz() << " entries: "
+       << s.blocks.off_diagonal.cols() << ", " << s.blocks.off_diagonal.nnz() << " entries"
+       << (s.blocks.compressed() ? " (compressed: only the rows that touch a ghost)" : "")
+       << ": "
        << (s.blocks.ghosts.empty() ? std::string("no ghosts, not applied")
                                    : block_describe(s.off_diagonal));
     return os.str();
@@ -185,21 +193,42 @@ class DistributedHandle {
                                  std::to_string(x.extent(0)) + " and y of " +
                                  std::to_string(y.extent(0)));
     });
-    State& s = *state_;
     std::visit(
         [&](auto& t) {
           t.start(exec, x);
-          std::visit([&](const auto& h) { kobalt::spmv(exec, h, alpha, h.matrix(), x, beta, y); },
-                     s.diagonal);
-          const auto& ghosts = t.finish(exec);
-          if (!s.blocks.ghosts.empty())
-            std::visit(
-                [&](const auto& h) {
-                  kobalt::spmv(exec, h, alpha, h.matrix(), ghosts, Value(1), y);
-                },
-                s.off_diagonal);
+          multiply_diagonal(exec, alpha, x, beta, y);
+          add_off_diagonal(exec, alpha, t.finish(exec), y);
         },
-        s.transport);
+        state_->transport);
+  }
+
+  /// The diagonal block's product alone, y = alpha*A_d*x + beta*y on this
+  /// rank (the step an apply hides the exchange behind). Local.
+  template <class XView, class YView>
+  void multiply_diagonal(const ExecutionSpace& exec, typename YView::const_value_type alpha,
+                         const XView& x, typename YView::const_value_type beta, const YView& y) const {
+    std::visit([&](const auto& h) { kobalt::spmv(exec, h, alpha, h.matrix(), x, beta, y); },
+               made("kobalt::distributed::DistributedHandle::multiply_diagonal").diagonal);
+  }
+  /// The off-diagonal block's product alone, y += alpha*A_o*ghosts on this
+  /// rank (the last step of an apply; `ghosts` in the order of ghosts()).
+  /// Local; nothing where the rank has no ghosts.
+  template <class GhostView, class YView>
+  void add_off_diagonal(const ExecutionSpace& exec, typename YView::const_value_type alpha,
+                        const GhostView& ghosts, const YView& y) const {
+    const State& s = made("kobalt::distributed::DistributedHandle::add_off_diagonal");
+    if (s.blocks.ghosts.empty()) return;
+    std::visit(
+        [&](const auto& h) {
+          if (!s.blocks.compressed()) {
+            kobalt::spmv(exec, h, alpha, h.matrix(), ghosts, Value(1), y);
+            return;
+          }
+          kobalt::spmv(exec, h, alpha, h.matrix(), ghosts, Value(0), s.blocks.off_diagonal_y);
+          detail::scatter_add(exec, "kobalt::distributed::add_off_diagonal", y,
+                              s.blocks.off_diagonal_y, s.blocks.off_diagonal_rows);
+        },
+        s.off_diagonal);
   }
 
  private:

@@ -13,6 +13,7 @@
 #include "halo_plan.hpp"
 
 #include <Kokkos_Core.hpp>
+#include <cuda_runtime_api.h>
 #include <mpi.h>
 #include <nccl.h>
 
@@ -33,6 +34,32 @@ inline void nccl_check(ncclResult_t result, const char* what) {
   if (result != ncclSuccess)
     throw error(std::string("kobalt::distributed: ") + what + " failed: " + ncclGetErrorString(result));
 }
+
+/// Throws kobalt::error naming the CUDA call `what` where it failed.
+inline void cuda_check(cudaError_t result, const char* what) {
+  if (result != cudaSuccess)
+    throw error(std::string("kobalt::distributed: ") + what + " failed: " + cudaGetErrorString(result));
+}
+
+/// A CUDA event that orders one stream after another's work so far, with
+/// no wait on the host.
+class StreamEvent {
+ public:
+  StreamEvent() {
+    cudaEvent_t e = nullptr;
+    cuda_check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+    event_ = std::shared_ptr<CUevent_st>(e, [](cudaEvent_t made) { cudaEventDestroy(made); });
+  }
+  /// Work enqueued on `after` from now on starts once `before`'s work
+  /// enqueued so far has finished.
+  void order(cudaStream_t before, cudaStream_t after) const {
+    cuda_check(cudaEventRecord(event_.get(), before), "cudaEventRecord");
+    cuda_check(cudaStreamWaitEvent(after, event_.get(), 0), "cudaStreamWaitEvent");
+  }
+
+ private:
+  std::shared_ptr<CUevent_st> event_;
+};
 
 /// NCCL's type for Value's real parts (a complex value moves as two).
 template <class Value>
@@ -62,13 +89,14 @@ bool ranks_share_a_device(MPI_Comm comm, const ExecutionSpace& exec) {
 
 }  // namespace detail
 
-/// One exchange at a time, as MpiTransport: start(exec, x) packs on `exec`,
-/// waits for it, and enqueues every receive and send as one NCCL group on a
-/// second instance of the handle's own (Kokkos' partition of the setup
-/// instance), so that the diagonal product on `exec` runs meanwhile;
-/// finish(exec) waits for that instance and returns the ghosts. Where Kokkos
-/// cannot partition an instance (compat::partition_in_two) both are the
-/// same, and the exchange runs before the diagonal product.
+/// One exchange at a time, as MpiTransport: start(exec, x) packs on `exec`
+/// and enqueues every receive and send as one NCCL group on a second
+/// instance of the handle's own (Kokkos' partition of the setup instance),
+/// ordered after the packing by an event, so that the diagonal product on
+/// `exec` runs meanwhile; finish(exec) orders `exec` after the exchange and
+/// returns the ghosts. The host never waits. Where Kokkos cannot partition
+/// an instance (compat::partition_in_two) both are the same, and the
+/// exchange runs before the diagonal product.
 template <class Value, class Device, class ExecutionSpace>
 class NcclTransport {
  public:
@@ -109,14 +137,15 @@ class NcclTransport {
   /// Host bytes held for staging: none.
   std::uint64_t staging_bytes() const { return 0; }
 
-  /// Packs x's entries to send on `exec`, waits for them (and for the
-  /// previous product's reads of the ghosts), and enqueues the exchange.
+  /// Packs x's entries to send on `exec` and enqueues the exchange after
+  /// them; the ghosts are overwritten only after `exec`'s work so far (the
+  /// previous product's reads of them).
   template <class XView>
   void start(const ExecutionSpace& exec, const XView& x) {
     detail::gather(exec, "kobalt::distributed::pack", send_, x, send_index_);
-    exec.fence();
-    constexpr std::size_t parts = is_complex_v<Value> ? 2 : 1;
     const auto stream = arch::native_stream(side_);
+    packed_.order(arch::native_stream(exec), stream);
+    constexpr std::size_t parts = is_complex_v<Value> ? 2 : 1;
     using real = real_type_t<Value>;
     detail::nccl_check(ncclGroupStart(), "ncclGroupStart");
     for (std::size_t i = 0; i < plan_.recv_ranks.size(); ++i)
@@ -134,9 +163,10 @@ class NcclTransport {
     detail::nccl_check(ncclGroupEnd(), "ncclGroupEnd");
   }
 
-  /// Waits for the exchange; returns the ghosts.
-  const device_buffer& finish(const ExecutionSpace&) {
-    side_.fence();
+  /// Orders `exec`'s next work after the exchange; returns the ghosts. The
+  /// next start's packing, on `exec`, so follows this exchange's sends.
+  const device_buffer& finish(const ExecutionSpace& exec) {
+    received_.order(arch::native_stream(side_), arch::native_stream(exec));
     return ghosts_;
   }
 
@@ -146,6 +176,7 @@ class NcclTransport {
   std::shared_ptr<ncclComm> comm_;
   device_buffer send_, ghosts_;
   Kokkos::View<std::int64_t*, Device> send_index_;
+  detail::StreamEvent packed_, received_;
 };
 
 }  // namespace kobalt::distributed

@@ -313,6 +313,54 @@ TYPED_TEST(DistributedSpmv, UpdateValues) {
   }
 }
 
+/// A tridiagonal n x n matrix with distinct values, assembled.
+template <class V, class I>
+Triplets<V, I> tridiagonal(I n) {
+  Triplets<V, I> t;
+  t.rows = t.cols = n;
+  for (I i = 0; i < n; ++i)
+    for (I j = std::max<I>(0, i - 1); j <= std::min<I>(n - 1, i + 1); ++j)
+      t.push_back(i, j, V(1) + V((3 * i + j) % 7) / V(4));
+  t.assemble();
+  return t;
+}
+
+TYPED_TEST(DistributedSpmv, CompressedOffDiagonalRows) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  // Contiguous rows of a band: at most two rows per rank touch a ghost, so
+  // the off-diagonal block keeps only those.
+  auto t = tridiagonal<V, I>(60);
+  const auto a = scattered(t);
+  for (const bool fixed_order : {false, true}) {
+    auto h = fixed_order ? distributed::make_handle(Exec(), a, kobalt::reproducible)
+                         : distributed::make_handle(Exec(), a);
+    const std::string what = fixed_order ? "reproducible" : "automatic";
+    const auto touching = static_cast<std::int64_t>(h.off_diagonal_rows().extent(0));
+    EXPECT_EQ(h.off_diagonal_block().rows(), touching) << what;
+    if (world_size() > 1) {
+      EXPECT_GE(touching, 1) << what;
+      EXPECT_LE(touching, 2) << what;
+      EXPECT_NE(h.describe().find("(compressed: only the rows that touch a ghost)"), std::string::npos)
+          << h.describe();
+    } else {
+      EXPECT_EQ(touching, 0) << what;
+    }
+    expect_matches_reference(h, a, t, "compressed rows, " + what);
+    // Both blocks' products alone add up to the whole.
+    const auto x = local_part(std::vector<V>(t.cols, V(1)), a.col_partition(), a.rank());
+    Kokkos::View<V*, Device> y("y", a.local_rows()), parts("parts", a.local_rows());
+    distributed::spmv(Exec(), h, V(1), a, x, V(0), y);
+    Kokkos::View<V*, Device> ghosts("ghosts", h.ghosts().size());
+    Kokkos::deep_copy(ghosts, V(1));
+    h.multiply_diagonal(Exec(), V(1), x, V(0), parts);
+    h.add_off_diagonal(Exec(), V(1), ghosts, parts);
+    const auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+    const auto ph = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), parts);
+    for (std::size_t i = 0; i < yh.extent(0); ++i) EXPECT_EQ(yh(i), ph(i)) << what << " row " << i;
+  }
+}
+
 /// Runs `f` and expects exception E on this rank (and so on every rank).
 template <class E, class F>
 void expect_collective_throw(F&& f, const std::string& phrase, const std::string& what) {
