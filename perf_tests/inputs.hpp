@@ -85,17 +85,22 @@ void check_input(const std::string& input) {
   parse_generator(input);  // throws invalid_argument naming the spec and the problem
 }
 
+/// A matrix file's name in reports: its file name without .gz and .mtx.
+inline std::string file_input_name(const std::string& path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  for (const char* ext : {".gz", ".mtx"})
+    if (name.size() > std::strlen(ext) && name.compare(name.size() - std::strlen(ext), std::strlen(ext), ext) == 0)
+      name.erase(name.size() - std::strlen(ext));
+  return name;
+}
+
 template <class Value, class Index>
 Input<Value, Index> load_input(const std::string& input) {
   namespace fs = std::filesystem;
   Input<Value, Index> in;
   in.source = input;
   if (fs::exists(input)) {
-    std::string name = fs::path(input).filename().string();
-    for (const char* ext : {".gz", ".mtx"})
-      if (name.size() > std::strlen(ext) && name.compare(name.size() - std::strlen(ext), std::strlen(ext), ext) == 0)
-        name.erase(name.size() - std::strlen(ext));
-    in.name = name;
+    in.name = file_input_name(input);
     in.csr = make_csr(read_matrix_market<Value, Index>(input));
     return in;
   }

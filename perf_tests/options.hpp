@@ -232,6 +232,34 @@ inline constexpr long long max_reps = std::numeric_limits<int>::max();
 inline constexpr long long max_triad_mib = 1 << 20;  // 1 TiB per array
 inline constexpr double max_budget_seconds = 86400;  // the message below says so
 
+/// --warmup, --reps, --budget or --batch (`option`) with `value` into `t`;
+/// throws usage_error for a value out of range, or another option.
+inline void parse_timing_option(const std::string& option, const std::string& value,
+                                TimingOptions& t) {
+  auto integer = [&](long long min, long long max) {
+    const auto v = parse_whole(value, min, max);
+    if (!v)
+      throw usage_error(option + " needs an integer in [" + std::to_string(min) + ", " +
+                        std::to_string(max) + "], got '" + value + "'");
+    return static_cast<int>(*v);
+  };
+  if (option == "--warmup") {
+    t.warmup = integer(0, max_warmup);
+  } else if (option == "--reps") {
+    t.max_reps = integer(1, max_reps);
+    t.min_reps = std::min(t.min_reps, t.max_reps);
+  } else if (option == "--budget") {
+    const auto seconds = parse_number(value);
+    if (!seconds || *seconds < 0 || *seconds > max_budget_seconds)
+      throw usage_error("--budget needs seconds in [0, 86400], got '" + value + "'");
+    t.budget_seconds = *seconds;
+  } else if (option == "--batch") {
+    t.batch = integer(1, max_batch);
+  } else {
+    throw usage_error(option + " is not a timing option");
+  }
+}
+
 inline Options parse_options(int argc, char** argv, const std::string& generator_help) {
   Options o;
   auto next = [&](int& i) -> std::string {
@@ -273,21 +301,14 @@ inline Options parse_options(int argc, char** argv, const std::string& generator
     } else if (a == "--reorder") {
       o.reorder = next(i);
       if (o.reorder != "rcm") fail_usage("--reorder takes rcm");
-    } else if (a == "--warmup") {
-      o.timing.warmup = static_cast<int>(integer(next(i), "--warmup", 0, max_warmup));
-    } else if (a == "--reps") {
-      o.timing.max_reps = static_cast<int>(integer(next(i), "--reps", 1, max_reps));
-      o.timing.min_reps = std::min(o.timing.min_reps, o.timing.max_reps);
-    } else if (a == "--budget") {
-      const std::string v = next(i);
-      const auto seconds = parse_number(v);
-      if (!seconds || *seconds < 0 || *seconds > max_budget_seconds)
-        fail_usage("--budget needs seconds in [0, 86400], got '" + v + "'");
-      o.timing.budget_seconds = *seconds;
+    } else if (a == "--warmup" || a == "--reps" || a == "--budget" || a == "--batch") {
+      try {
+        parse_timing_option(a, next(i), o.timing);
+      } catch (const usage_error& e) {
+        fail_usage(e.what());
+      }
     } else if (a == "--cold") {
       o.timing.cold = true;
-    } else if (a == "--batch") {
-      o.timing.batch = static_cast<int>(integer(next(i), "--batch", 1, max_batch));
     } else if (a == "--triad-mib") {
       o.triad_bytes = integer(next(i), "--triad-mib", 1, max_triad_mib) << 20;
     } else if (a == "--json") {

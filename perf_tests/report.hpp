@@ -110,24 +110,30 @@ inline std::string boolean(const std::optional<bool>& v) {
 }
 }  // namespace json
 
+/// "provenance": {...}: where a report came from.
+inline void write_provenance(std::ostream& os, const Provenance& p) {
+  using json::quote;
+  os << "\"provenance\": {\"kobalt_version\": " << quote(p.kobalt_version)
+     << ", \"commit\": " << quote(p.commit) << ", \"compiler\": " << quote(p.compiler)
+     << ", \"flags\": " << quote(p.flags) << ", \"build_type\": " << quote(p.build_type)
+     << ", \"host\": " << quote(p.host) << ", \"date\": " << quote(p.date_utc)
+     << ", \"command_line\": " << quote(p.command_line) << ", \"pages\": " << quote(p.pages)
+     << ",\n      \"kokkos_configuration\": " << quote(p.kokkos_configuration) << "}";
+}
+
 /// The whole run as JSON: {"kobalt_bench": {...run info...}, "matrices": [...]}.
 inline void write_json(std::ostream& os, const RunInfo& run, const std::vector<MatrixReport>& ms) {
   using json::number;
   using json::quote;
-  const Provenance& p = run.provenance;
   os << "{\n  \"kobalt_bench\": {\"version\": 2, \"kokkos_version\": " << run.kokkos_version
      << ", \"execution_space\": " << quote(run.execution_space)
      << ", \"device\": " << quote(run.device) << ", \"value_type\": " << quote(run.value_type)
      << ", \"index_type\": " << quote(run.index_type) << ", \"rhs\": " << run.rhs << ", \"mode\": " << quote(run.mode)
      << ", \"last_level_cache_bytes\": "
      << (run.last_level_cache_bytes ? std::to_string(run.last_level_cache_bytes) : "null")
-     << ",\n    \"provenance\": {\"kobalt_version\": " << quote(p.kobalt_version)
-     << ", \"commit\": " << quote(p.commit) << ", \"compiler\": " << quote(p.compiler)
-     << ", \"flags\": " << quote(p.flags) << ", \"build_type\": " << quote(p.build_type)
-     << ", \"host\": " << quote(p.host) << ", \"date\": " << quote(p.date_utc)
-     << ", \"command_line\": " << quote(p.command_line) << ", \"pages\": " << quote(p.pages)
-     << ",\n      \"kokkos_configuration\": " << quote(p.kokkos_configuration) << "}"
-     << ",\n    \"timing\": {\"warmup\": " << run.warmup << ", \"min_reps\": " << run.min_reps
+     << ",\n    ";
+  write_provenance(os, run.provenance);
+  os << ",\n    \"timing\": {\"warmup\": " << run.warmup << ", \"min_reps\": " << run.min_reps
      << ", \"max_reps\": " << run.max_reps << ", \"batch\": " << run.batch
      << ", \"budget_seconds\": " << number(run.budget_seconds)
      << ", \"cache\": " << quote(run.cache) << ", \"clock\": " << quote(run.clock) << "}"

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace kobalt::bench {
@@ -74,22 +75,8 @@ class CacheFlusher {
   Kokkos::View<double*> buffer_;
 };
 
-inline Timing time_runs(const std::function<void()>& run, const TimingOptions& o,
-                        DeviceClock& clock, const CacheFlusher& flusher) {
-  for (int i = 0; i < o.warmup; ++i) run();
-  Kokkos::fence();
-  std::vector<double> t;
-  double spent = 0;
-  const int calls = std::max(o.batch, 1);
-  while (static_cast<int>(t.size()) < o.max_reps &&
-         (static_cast<int>(t.size()) < o.min_reps || spent < o.budget_seconds)) {
-    flusher.flush();
-    const double seconds = calls == 1 ? clock.time(run) : clock.time([&] {
-      for (int c = 0; c < calls; ++c) run();
-    });
-    t.push_back(seconds / calls);
-    spent += seconds;
-  }
+/// Median, minimum and maximum of repetitions' times (at least one).
+inline Timing summarize(std::vector<double> t) {
   std::sort(t.begin(), t.end());
   Timing r;
   r.reps = static_cast<int>(t.size());
@@ -97,6 +84,30 @@ inline Timing time_runs(const std::function<void()>& run, const TimingOptions& o
   r.max = t.back();
   r.median = t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
   return r;
+}
+
+/// Whether another repetition is due after `done` of them took `spent` seconds.
+inline bool more_reps(const TimingOptions& o, std::size_t done, double spent) {
+  const int n = static_cast<int>(done);
+  return n < o.max_reps && (n < o.min_reps || spent < o.budget_seconds);
+}
+
+inline Timing time_runs(const std::function<void()>& run, const TimingOptions& o,
+                        DeviceClock& clock, const CacheFlusher& flusher) {
+  for (int i = 0; i < o.warmup; ++i) run();
+  Kokkos::fence();
+  std::vector<double> t;
+  double spent = 0;
+  const int calls = std::max(o.batch, 1);
+  while (more_reps(o, t.size(), spent)) {
+    flusher.flush();
+    const double seconds = calls == 1 ? clock.time(run) : clock.time([&] {
+      for (int c = 0; c < calls; ++c) run();
+    });
+    t.push_back(seconds / calls);
+    spent += seconds;
+  }
+  return summarize(std::move(t));
 }
 
 }  // namespace kobalt::bench

@@ -113,16 +113,16 @@ Csr<Value, Index, Device> checked_build_sampled(Model model, const Shape& shape,
 
 template <class V, class I, class D>
 Csr<V, I, D> generate_one(const spec::lap2d& s, const std::string& what, std::uint64_t max_bytes) {
-  return checked_build<V, I, D>(GridStencil{s.n, 2, false}, shape_of(s), 1, 0, what, max_bytes);
+  return checked_build<V, I, D>(GridStencil{s.n, 2, false, s.n}, shape_of(s), 1, 0, what, max_bytes);
 }
 template <class V, class I, class D>
 Csr<V, I, D> generate_one(const spec::lap3d& s, const std::string& what, std::uint64_t max_bytes) {
-  return checked_build<V, I, D>(GridStencil{s.n, 3, false}, shape_of(s), 1, 0, what, max_bytes);
+  return checked_build<V, I, D>(GridStencil{s.n, 3, false, s.n}, shape_of(s), 1, 0, what, max_bytes);
 }
 template <class V, class I, class D>
 Csr<V, I, D> generate_one(const spec::stencil27& s, const std::string& what,
                           std::uint64_t max_bytes) {
-  return checked_build<V, I, D>(GridStencil{s.n, 3, true}, shape_of(s), 1, 0, what, max_bytes);
+  return checked_build<V, I, D>(GridStencil{s.n, 3, true, s.n}, shape_of(s), 1, 0, what, max_bytes);
 }
 template <class V, class I, class D>
 Csr<V, I, D> generate_one(const spec::fem& s, const std::string& what, std::uint64_t max_bytes) {

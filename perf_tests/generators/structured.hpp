@@ -13,14 +13,16 @@
 
 namespace kobalt::bench::gen {
 
-/// Grid stencils on an n^dims grid, rows in lexicographic order (x fastest).
-/// star: the 2*dims + 1 point Laplacian (centre 2*dims, neighbours -1);
+/// Grid stencils on an n^dims grid, rows in lexicographic order (x fastest);
+/// `layers` is the slowest axis' extent (y in 2-D, z in 3-D), n for a cube,
+/// more where a distributed run grows the grid by whole planes. star: the 2*dims + 1 point Laplacian (centre 2*dims, neighbours -1);
 /// box: all 3^dims points (centre 3^dims - 1, neighbours -1). Offsets are
 /// enumerated dz, dy, dx from -1 to 1, which is increasing column order.
 struct GridStencil {
   std::int64_t n = 1;
   int dims = 2;
   bool box = false;
+  std::int64_t layers = 1;
 
   struct Count {
     KOKKOS_INLINE_FUNCTION void operator()(std::int64_t, std::int64_t, double) const {}
@@ -38,14 +40,16 @@ struct GridStencil {
   /// returns their number.
   template <class Emit>
   KOKKOS_INLINE_FUNCTION std::int64_t visit(std::int64_t r, const Emit& emit) const {
-    const std::int64_t x = r % n, y = (r / n) % n, z = dims == 3 ? r / (n * n) : 0;
+    const std::int64_t x = r % n, y = dims == 3 ? (r / n) % n : r / n,
+                       z = dims == 3 ? r / (n * n) : 0;
+    const std::int64_t ny = dims == 3 ? n : layers, nz = dims == 3 ? layers : 1;
     const int zr = dims == 3 ? 1 : 0;
     const double centre = box ? (dims == 3 ? 26.0 : 8.0) : 2.0 * dims;
     std::int64_t count = 0;
     for (int dz = -zr; dz <= zr; ++dz) {
-      if (z + dz < 0 || z + dz >= n) continue;
+      if (z + dz < 0 || z + dz >= nz) continue;
       for (int dy = -1; dy <= 1; ++dy) {
-        if (y + dy < 0 || y + dy >= n) continue;
+        if (y + dy < 0 || y + dy >= ny) continue;
         for (int dx = -1; dx <= 1; ++dx) {
           if (x + dx < 0 || x + dx >= n) continue;
           const int distance = (dx != 0) + (dy != 0) + (dz != 0);

@@ -40,23 +40,25 @@ inline Matrix empty(std::int64_t rows, std::int64_t cols) {
 }
 
 /// Stencil: every in-grid offset, centre = the full stencil's neighbour count.
-inline Matrix stencil(std::int64_t n, int dims, bool box) {
-  const std::int64_t nz = dims == 3 ? n : 1;
-  Matrix m = empty(n * n * nz, n * n * nz);
+/// `layers`: the slowest axis' extent (y in 2-D, z in 3-D); 0 for n.
+inline Matrix stencil(std::int64_t n, int dims, bool box, std::int64_t layers = 0) {
+  if (layers == 0) layers = n;
+  const std::int64_t nz = dims == 3 ? layers : 1, ny = dims == 3 ? n : layers;
+  Matrix m = empty(n * ny * nz, n * ny * nz);
   for (std::int64_t z = 0; z < nz; ++z)
-    for (std::int64_t y = 0; y < n; ++y)
+    for (std::int64_t y = 0; y < ny; ++y)
       for (std::int64_t x = 0; x < n; ++x) {
-        const std::int64_t r = (z * n + y) * n + x;
+        const std::int64_t r = (z * ny + y) * n + x;
         for (int dz = -1; dz <= 1; ++dz)
           for (int dy = -1; dy <= 1; ++dy)
             for (int dx = -1; dx <= 1; ++dx) {
               const int far = std::abs(dx) + std::abs(dy) + std::abs(dz);
               if ((dims == 2 && dz != 0) || (!box && far > 1)) continue;
-              if (x + dx < 0 || x + dx >= n || y + dy < 0 || y + dy >= n || z + dz < 0 ||
+              if (x + dx < 0 || x + dx >= n || y + dy < 0 || y + dy >= ny || z + dz < 0 ||
                   z + dz >= nz)
                 continue;
               const double centre = box ? 26.0 : 2.0 * dims;
-              m.row[r].push_back({((z + dz) * n + (y + dy)) * n + (x + dx), far == 0 ? centre : -1.0});
+              m.row[r].push_back({((z + dz) * ny + (y + dy)) * n + (x + dx), far == 0 ? centre : -1.0});
             }
       }
   return m;
