@@ -9,6 +9,7 @@
 //
 // b = A * ones, so the solution is all ones; the run fails (exit 1) when CG
 // does not converge or the solution is off by more than 1e3 * tol.
+#include "cg.hpp"
 #include "poisson3d.hpp"
 
 #include <kobalt/interop/kokkos_sparse.hpp>
@@ -16,7 +17,6 @@
 #include <KokkosSparse_spmv.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -24,57 +24,8 @@
 
 namespace {
 
-using Vector = Kokkos::View<double*>;
-
-double dot(const Vector& a, const Vector& b) {
-  double result = 0;
-  Kokkos::parallel_reduce(
-      "cg::dot", a.extent(0), KOKKOS_LAMBDA(const int i, double& s) { s += a(i) * b(i); },
-      result);
-  return result;
-}
-
-/// y = alpha * x + beta * y
-void axpby(double alpha, const Vector& x, double beta, const Vector& y) {
-  Kokkos::parallel_for(
-      "cg::axpby", x.extent(0), KOKKOS_LAMBDA(const int i) { y(i) = alpha * x(i) + beta * y(i); });
-}
-
-struct Result {
-  int iterations = 0;
-  double seconds = 0, spmv_seconds = 0, relative_residual = 0;
-};
-
-/// Unpreconditioned CG from x = 0; `apply(p, q)` computes q = A p.
-template <class Apply>
-Result cg(const Apply& apply, const Vector& b, const Vector& x, double tol, int max_iters) {
-  const auto n = b.extent(0);
-  Vector r("r", n), p("p", n), q("q", n);
-  Kokkos::deep_copy(x, 0.0);
-  Kokkos::deep_copy(r, b);
-  Kokkos::deep_copy(p, b);
-  const double b_norm = std::sqrt(dot(b, b));
-  double rr = b_norm * b_norm;
-  Result result;
-  Kokkos::Timer total;
-  while (result.iterations < max_iters && std::sqrt(rr) > tol * b_norm) {
-    Kokkos::Timer spmv;
-    apply(p, q);
-    Kokkos::fence();
-    result.spmv_seconds += spmv.seconds();
-    const double alpha = rr / dot(p, q);
-    axpby(alpha, p, 1.0, x);
-    axpby(-alpha, q, 1.0, r);
-    const double rr_next = dot(r, r);
-    axpby(1.0, r, rr_next / rr, p);
-    rr = rr_next;
-    ++result.iterations;
-  }
-  Kokkos::fence();
-  result.seconds = total.seconds();
-  result.relative_residual = std::sqrt(rr) / b_norm;
-  return result;
-}
+using example::CgResult;
+using example::Vector;
 
 struct Options {
   std::string spmv = "kobalt", format = "csr";
@@ -105,14 +56,15 @@ Options parse(int argc, char** argv) {
 
 /// CG with Kobalt's handle on `a` converted to the format named in `o`.
 template <class Csr>
-Result solve_with_kobalt(const Csr& a, const Options& o, const Vector& b, const Vector& x,
-                         std::string& chosen) {
+CgResult solve_with_kobalt(const Csr& a, const Options& o, const Vector& b, const Vector& x,
+                           std::string& chosen) {
   Kokkos::DefaultExecutionSpace exec;
   auto run = [&](const auto& m) {
     auto h = kobalt::make_handle(exec, m);  // setup once, applied every iteration
     chosen = h.describe();
-    return cg([&](const Vector& p, const Vector& q) { kobalt::spmv(exec, h, 1.0, m, p, 0.0, q); },
-              b, x, o.tol, o.max_iters);
+    return example::cg(
+        [&](const Vector& p, const Vector& q) { kobalt::spmv(exec, h, 1.0, m, p, 0.0, q); },
+        example::local_dot, b, x, o.tol, o.max_iters);
   };
   if (o.format == "csr") return run(a);
   if (o.format == "ell") return run(kobalt::to_ell(a));
@@ -138,13 +90,14 @@ int main(int argc, char** argv) {
   Kokkos::deep_copy(ones, 1.0);
   kobalt::spmv(1.0, a, ones, 0.0, b);
 
-  Result r;
+  CgResult r;
   std::string chosen;
   try {
     if (o.spmv == "kokkos-sparse") {
       const auto crs = kobalt::to_kokkos_crs(a);  // the same arrays, not a copy
-      r = cg([&](const Vector& p, const Vector& q) { KokkosSparse::spmv("N", 1.0, crs, p, 0.0, q); },
-             b, x, o.tol, o.max_iters);
+      r = example::cg(
+          [&](const Vector& p, const Vector& q) { KokkosSparse::spmv("N", 1.0, crs, p, 0.0, q); },
+          example::local_dot, b, x, o.tol, o.max_iters);
       chosen = "KokkosSparse::spmv";
     } else {
       r = solve_with_kobalt(a, o, b, x, chosen);
