@@ -197,6 +197,17 @@ class DistributedHandle {
         [&](auto& t) {
           t.start(exec, x);
           multiply_diagonal(exec, alpha, x, beta, y);
+          if constexpr (std::decay_t<decltype(t)>::stream_ordered) {
+            // The compressed block's product follows the ghosts on the
+            // exchange's own stream, beside the diagonal product; only its
+            // addition into y waits for both.
+            if (state_->blocks.compressed()) {
+              multiply_compressed(t.side(), alpha, t.ghosts());
+              t.finish(exec);
+              add_compressed(exec, y);
+              return;
+            }
+          }
           add_off_diagonal(exec, alpha, t.finish(exec), y);
         },
         state_->transport);
@@ -218,17 +229,13 @@ class DistributedHandle {
                         const GhostView& ghosts, const YView& y) const {
     const State& s = made("kobalt::distributed::DistributedHandle::add_off_diagonal");
     if (s.blocks.ghosts.empty()) return;
-    std::visit(
-        [&](const auto& h) {
-          if (!s.blocks.compressed()) {
-            kobalt::spmv(exec, h, alpha, h.matrix(), ghosts, Value(1), y);
-            return;
-          }
-          kobalt::spmv(exec, h, alpha, h.matrix(), ghosts, Value(0), s.blocks.off_diagonal_y);
-          detail::scatter_add(exec, "kobalt::distributed::add_off_diagonal", y,
-                              s.blocks.off_diagonal_y, s.blocks.off_diagonal_rows);
-        },
-        s.off_diagonal);
+    if (s.blocks.compressed()) {
+      multiply_compressed(exec, alpha, ghosts);
+      add_compressed(exec, y);
+      return;
+    }
+    std::visit([&](const auto& h) { kobalt::spmv(exec, h, alpha, h.matrix(), ghosts, Value(1), y); },
+               s.off_diagonal);
   }
 
  private:
@@ -281,6 +288,24 @@ class DistributedHandle {
       s->off_diagonal = make_block_handle(s->blocks.off_diagonal);
     });
     return s;
+  }
+
+  /// The compressed off-diagonal block's product into its own short vector, on `inst`.
+  template <class GhostView>
+  void multiply_compressed(const ExecutionSpace& inst, Value alpha, const GhostView& ghosts) const {
+    const State& s = *state_;
+    std::visit(
+        [&](const auto& h) {
+          kobalt::spmv(inst, h, alpha, h.matrix(), ghosts, Value(0), s.blocks.off_diagonal_y);
+        },
+        s.off_diagonal);
+  }
+  /// y(rows) += that vector, on `exec`.
+  template <class YView>
+  void add_compressed(const ExecutionSpace& exec, const YView& y) const {
+    const State& s = *state_;
+    detail::scatter_add(exec, "kobalt::distributed::add_off_diagonal", y, s.blocks.off_diagonal_y,
+                        s.blocks.off_diagonal_rows);
   }
 
   static std::string block_describe(const block_handle_type& h) {

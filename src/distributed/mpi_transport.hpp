@@ -69,6 +69,9 @@ class MpiTransport {
     exec.fence();  // plan_.send_index is copied from the host
   }
 
+  /// False: the host waits for the messages (finish).
+  static constexpr bool stream_ordered = false;
+
   /// "MPI, host buffers" or "MPI staged through pinned host buffers".
   static std::string name() {
     return host_accessible ? "MPI, host buffers" : "MPI staged through pinned host buffers";

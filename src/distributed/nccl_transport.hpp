@@ -89,14 +89,15 @@ bool ranks_share_a_device(MPI_Comm comm, const ExecutionSpace& exec) {
 
 }  // namespace detail
 
-/// One exchange at a time, as MpiTransport: start(exec, x) packs on `exec`
-/// and enqueues every receive and send as one NCCL group on a second
-/// instance of the handle's own (Kokkos' partition of the setup instance),
-/// ordered after the packing by an event, so that the diagonal product on
-/// `exec` runs meanwhile; finish(exec) orders `exec` after the exchange and
-/// returns the ghosts. The host never waits. Where Kokkos cannot partition
-/// an instance (compat::partition_in_two) both are the same, and the
-/// exchange runs before the diagonal product.
+/// One exchange at a time, as MpiTransport: start(exec, x) enqueues the
+/// packing and every receive and send (one NCCL group) on a second instance
+/// of the handle's own (Kokkos' partition of the setup instance, side()),
+/// after `exec`'s work so far, so that the diagonal product on `exec` runs
+/// meanwhile; work enqueued on side() after start() sees the ghosts;
+/// finish(exec) orders `exec` after all of it and returns the ghosts. The
+/// host never waits. Where Kokkos cannot partition an instance
+/// (compat::partition_in_two) both are the same, and the exchange runs
+/// before the diagonal product.
 template <class Value, class Device, class ExecutionSpace>
 class NcclTransport {
  public:
@@ -128,6 +129,10 @@ class NcclTransport {
                       Kokkos::View<const std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
                           plan_.send_index.data(), sent));
     exec.fence();  // plan_.send_index is copied from the host
+    // NCCL connects peers at their first exchange, which is slow: paid here,
+    // at setup, rather than by the first product.
+    exchange();
+    side_.fence();
   }
 
   /// "NCCL, device buffers".
@@ -137,14 +142,36 @@ class NcclTransport {
   /// Host bytes held for staging: none.
   std::uint64_t staging_bytes() const { return 0; }
 
-  /// Packs x's entries to send on `exec` and enqueues the exchange after
-  /// them; the ghosts are overwritten only after `exec`'s work so far (the
-  /// previous product's reads of them).
+  /// True: the exchange is ordered on streams (side()), not by the host.
+  static constexpr bool stream_ordered = true;
+  /// The instance the exchange runs on.
+  const ExecutionSpace& side() const { return side_; }
+  /// The ghosts' buffer, written by the exchange on side().
+  const device_buffer& ghosts() const { return ghosts_; }
+
+  /// Enqueues, on side() after `exec`'s work so far (x written, the previous
+  /// product's reads of the buffers), the packing of x's entries to send and
+  /// the exchange.
   template <class XView>
   void start(const ExecutionSpace& exec, const XView& x) {
-    detail::gather(exec, "kobalt::distributed::pack", send_, x, send_index_);
     const auto stream = arch::native_stream(side_);
-    packed_.order(arch::native_stream(exec), stream);
+    entered_.order(arch::native_stream(exec), stream);
+    detail::gather(side_, "kobalt::distributed::pack", send_, x, send_index_);
+    exchange();
+  }
+
+  /// Orders `exec`'s next work after everything on side() so far (the
+  /// exchange, and what the caller enqueued there after it); returns the
+  /// ghosts.
+  const device_buffer& finish(const ExecutionSpace& exec) {
+    received_.order(arch::native_stream(side_), arch::native_stream(exec));
+    return ghosts_;
+  }
+
+ private:
+  /// Every receive and send of the plan, one NCCL group on side().
+  void exchange() {
+    const auto stream = arch::native_stream(side_);
     constexpr std::size_t parts = is_complex_v<Value> ? 2 : 1;
     using real = real_type_t<Value>;
     detail::nccl_check(ncclGroupStart(), "ncclGroupStart");
@@ -163,20 +190,12 @@ class NcclTransport {
     detail::nccl_check(ncclGroupEnd(), "ncclGroupEnd");
   }
 
-  /// Orders `exec`'s next work after the exchange; returns the ghosts. The
-  /// next start's packing, on `exec`, so follows this exchange's sends.
-  const device_buffer& finish(const ExecutionSpace& exec) {
-    received_.order(arch::native_stream(side_), arch::native_stream(exec));
-    return ghosts_;
-  }
-
- private:
   HaloPlan plan_;
   ExecutionSpace side_;
   std::shared_ptr<ncclComm> comm_;
   device_buffer send_, ghosts_;
   Kokkos::View<std::int64_t*, Device> send_index_;
-  detail::StreamEvent packed_, received_;
+  detail::StreamEvent entered_, received_;
 };
 
 }  // namespace kobalt::distributed

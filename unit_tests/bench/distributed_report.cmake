@@ -95,6 +95,14 @@ foreach(report strong weak)
   endif()
 endforeach()
 
+# The results README's tables from these reports.
+execute_process(
+  COMMAND ${PYTHON} ${SOURCE}/perf_tests/plots/distributed_table.py ${WORK}/strong.json ${WORK}/weak.json
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "\\| lap3d:5 x2 \\| weak \\| 2 \\|")
+  message(FATAL_ERROR "distributed_table.py exited ${rc} or lacks the weak run:\n${out}${err}")
+endif()
+
 run_bench(2 ${DATA}/bench_input.mtx --scaling weak)
 if(NOT out MATCHES "--scaling weak grows lap2d, lap3d, stencil27 and fem grids")
   message(FATAL_ERROR "a weak run of a file is refused without saying why:\n${out}")
