@@ -7,6 +7,7 @@
 //   warp_width(exec)        lanes that run in lockstep and share a vector range
 //   device_id(exec)         which device of the backend exec runs on
 //   native_stream(exec)     the stream a GPU instance enqueues on (CUDA), for NCCL
+//   stream_order<Exec>      an event that orders one instance after another (CUDA)
 //   device_info(exec)       backend, device name, compute units, L2, memory
 //   team_limits(exec)       the largest team, vector and team scratch a launch may ask for
 //   memory_info<Space>()    free and total bytes of a memory space
@@ -178,6 +179,12 @@ template <class ExecutionSpace>
 auto native_stream(const ExecutionSpace& exec) {
   return backend<ExecutionSpace>::stream(exec);
 }
+
+/// An event that orders instances of ExecutionSpace without the host:
+/// order(before, after) makes `after`'s later work wait for `before`'s work
+/// so far; backends with has_native_stream only.
+template <class ExecutionSpace>
+using stream_order = typename backend<ExecutionSpace>::stream_order;
 
 namespace detail {
 /// A team kernel that does nothing: what team_limits() asks Kokkos about,

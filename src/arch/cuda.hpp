@@ -4,10 +4,40 @@
 
 #include <cuda_runtime_api.h>
 
+#include <memory>
+#include <stdexcept>
+#include <string>
+
 namespace kobalt::arch {
+
+/// A CUDA event that orders one instance's later work after another's work
+/// so far, with no wait on the host (stream_order<Kokkos::Cuda>).
+class CudaStreamOrder {
+ public:
+  CudaStreamOrder() {
+    cudaEvent_t e = nullptr;
+    check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+    event_ = std::shared_ptr<CUevent_st>(e, [](cudaEvent_t made) { cudaEventDestroy(made); });
+  }
+  /// Work enqueued on `after` from now on starts once `before`'s work
+  /// enqueued so far has finished.
+  void order(const Kokkos::Cuda& before, const Kokkos::Cuda& after) const {
+    check(cudaEventRecord(event_.get(), before.cuda_stream()), "cudaEventRecord");
+    check(cudaStreamWaitEvent(after.cuda_stream(), event_.get(), 0), "cudaStreamWaitEvent");
+  }
+
+ private:
+  static void check(cudaError_t result, const char* what) {
+    if (result != cudaSuccess)
+      throw std::runtime_error(std::string("kobalt::arch: ") + what + " failed: " +
+                               cudaGetErrorString(result));
+  }
+  std::shared_ptr<CUevent_st> event_;
+};
 
 template <>
 struct backend<Kokkos::Cuda> {
+  using stream_order = CudaStreamOrder;
   static int warp_width(const Kokkos::Cuda&) {
     return Kokkos::TeamPolicy<Kokkos::Cuda>::vector_length_max();  // 32
   }

@@ -13,7 +13,6 @@
 #include "halo_plan.hpp"
 
 #include <Kokkos_Core.hpp>
-#include <cuda_runtime_api.h>
 #include <mpi.h>
 #include <nccl.h>
 
@@ -34,32 +33,6 @@ inline void nccl_check(ncclResult_t result, const char* what) {
   if (result != ncclSuccess)
     throw error(std::string("kobalt::distributed: ") + what + " failed: " + ncclGetErrorString(result));
 }
-
-/// Throws kobalt::error naming the CUDA call `what` where it failed.
-inline void cuda_check(cudaError_t result, const char* what) {
-  if (result != cudaSuccess)
-    throw error(std::string("kobalt::distributed: ") + what + " failed: " + cudaGetErrorString(result));
-}
-
-/// A CUDA event that orders one stream after another's work so far, with
-/// no wait on the host.
-class StreamEvent {
- public:
-  StreamEvent() {
-    cudaEvent_t e = nullptr;
-    cuda_check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreateWithFlags");
-    event_ = std::shared_ptr<CUevent_st>(e, [](cudaEvent_t made) { cudaEventDestroy(made); });
-  }
-  /// Work enqueued on `after` from now on starts once `before`'s work
-  /// enqueued so far has finished.
-  void order(cudaStream_t before, cudaStream_t after) const {
-    cuda_check(cudaEventRecord(event_.get(), before), "cudaEventRecord");
-    cuda_check(cudaStreamWaitEvent(after, event_.get(), 0), "cudaStreamWaitEvent");
-  }
-
- private:
-  std::shared_ptr<CUevent_st> event_;
-};
 
 /// NCCL's type for Value's real parts (a complex value moves as two).
 template <class Value>
@@ -154,8 +127,7 @@ class NcclTransport {
   /// the exchange.
   template <class XView>
   void start(const ExecutionSpace& exec, const XView& x) {
-    const auto stream = arch::native_stream(side_);
-    entered_.order(arch::native_stream(exec), stream);
+    entered_.order(exec, side_);
     detail::gather(side_, "kobalt::distributed::pack", send_, x, send_index_);
     exchange();
   }
@@ -164,7 +136,7 @@ class NcclTransport {
   /// exchange, and what the caller enqueued there after it); returns the
   /// ghosts.
   const device_buffer& finish(const ExecutionSpace& exec) {
-    received_.order(arch::native_stream(side_), arch::native_stream(exec));
+    received_.order(side_, exec);
     return ghosts_;
   }
 
@@ -195,7 +167,7 @@ class NcclTransport {
   std::shared_ptr<ncclComm> comm_;
   device_buffer send_, ghosts_;
   Kokkos::View<std::int64_t*, Device> send_index_;
-  detail::StreamEvent entered_, received_;
+  arch::stream_order<ExecutionSpace> entered_, received_;
 };
 
 }  // namespace kobalt::distributed
