@@ -54,11 +54,6 @@ struct RanksRow {
     for (const auto& p : parts) sum += p.received_bytes;
     return sum;
   }
-  std::int64_t most(std::int64_t RankPart::*field) const {
-    std::int64_t m = 0;
-    for (const auto& p : parts) m = std::max(m, p.*field);
-    return m;
-  }
 };
 
 struct InputReport {

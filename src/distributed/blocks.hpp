@@ -96,22 +96,22 @@ Blocks<Value, Index, Device> split_blocks(const ExecutionSpace& exec,
   const auto row_ptr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.row_ptr());
   const auto col = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.col_indices());
   Blocks<Value, Index, Device> b;
-  // The ghosts, as (owner, global column), sorted and unique.
+  // The ghosts, as (owner, global column), sorted and unique, and the rows
+  // that touch one: few of them, and the off-diagonal block keeps only those.
   std::vector<std::pair<int, std::int64_t>> ghosts;
-  for (std::size_t k = 0; k < col.extent(0); ++k) {
-    const int owner = cols.owner(col(k));
-    if (owner != rank) ghosts.emplace_back(owner, col(k));
+  Index touching = 0;
+  for (Index i = 0; i < local.rows(); ++i) {
+    bool touches = false;
+    for (Index k = row_ptr(i); k < row_ptr(i + 1); ++k) {
+      const int owner = cols.owner(col(k));
+      if (owner == rank) continue;
+      ghosts.emplace_back(owner, col(k));
+      touches = true;
+    }
+    touching += touches ? 1 : 0;
   }
   std::sort(ghosts.begin(), ghosts.end());
   ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
-  // Rows that touch a ghost: few of them, and the off-diagonal block keeps only those.
-  Index touching = 0;
-  for (Index i = 0; i < local.rows(); ++i)
-    for (Index k = row_ptr(i); k < row_ptr(i + 1); ++k)
-      if (cols.owner(col(k)) != rank) {
-        ++touching;
-        break;
-      }
   const bool compress = tuning::compress_off_diagonal_rows(touching, local.rows());
   std::vector<Index> kept_rows;
   HostBlock<Index> diagonal, off_diagonal;
