@@ -176,6 +176,8 @@ inline std::vector<std::string> gather_strings(MPI_Comm comm, const std::string&
 /// The transport --transport names.
 inline kd::transport::choice transport_choice(const std::string& name) {
   if (name == "mpi") return kd::transport::mpi{};
+  if (name == "mpi-staged") return kd::transport::mpi{kd::gpu_aware::no};
+  if (name == "mpi-gpu-aware") return kd::transport::mpi{kd::gpu_aware::yes};
 #if defined(KOBALT_HAVE_NCCL)
   if (name == "nccl") return kd::transport::nccl{};
 #else

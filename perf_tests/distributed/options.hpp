@@ -45,8 +45,10 @@ OPTIONS
                   (default: 1, 2, 4, ... up to P, and P)
   --value T       float | double (default double)
   --index T       int32 | int64 (default int32)
-  --transport T   automatic (default) | mpi | nccl: the halo's transport
-                  (kobalt::distributed::transport)
+  --transport T   automatic (default) | mpi | mpi-staged | mpi-gpu-aware |
+                  nccl: the halo's transport (kobalt::distributed::transport;
+                  mpi hands MPI device buffers where it reports itself
+                  GPU-aware, mpi-staged never, mpi-gpu-aware always)
   --reproducible  fixed-order block handles (kobalt::reproducible)
   --warmup N      untimed applies before timing (default 3)
   --reps N        at most N timed repetitions (default 200); at least 5, and
@@ -124,7 +126,8 @@ inline std::optional<Options> parse_options(int argc, char** argv, int rank) {
     } else if (a == "--index") {
       o.index = one_of(next(i), "--index", {"int32", "int64"});
     } else if (a == "--transport") {
-      o.transport = one_of(next(i), "--transport", {"automatic", "mpi", "nccl"});
+      o.transport = one_of(next(i), "--transport",
+                           {"automatic", "mpi", "mpi-staged", "mpi-gpu-aware", "nccl"});
     } else if (a == "--reproducible") {
       o.reproducible = true;
     } else if (a == "--warmup" || a == "--reps" || a == "--budget" || a == "--batch") {

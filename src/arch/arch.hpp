@@ -8,9 +8,11 @@
 //   device_id(exec)         which device of the backend exec runs on
 //   native_stream(exec)     the stream a GPU instance enqueues on (CUDA), for NCCL
 //   stream_order<Exec>      an event that orders one instance after another (CUDA)
+//   urgent_instance(exec)   a second instance whose kernels overtake exec's (CUDA)
 //   device_info(exec)       backend, device name, compute units, L2, memory
 //   team_limits(exec)       the largest team, vector and team scratch a launch may ask for
 //   memory_info<Space>()    free and total bytes of a memory space
+//   memory<Space>::runtime  the GPU runtime whose pointers address a space (none on hosts)
 //   atomic_add(dst, v)      y += v where several threads may hit the same y
 //   loads<Exec>::streaming  a load of data read once, coalesced (evict-first on GPUs)
 //   lanes<Exec>             shuffles, votes and sync on the W vector lanes of a team
@@ -21,6 +23,7 @@
 //   with_lane_width(exec,f) f(integral_constant<int, W>) for the warp width at run time
 #pragma once
 
+#include "../compat.hpp"
 #include "../scalar.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -185,6 +188,26 @@ auto native_stream(const ExecutionSpace& exec) {
 /// so far; backends with has_native_stream only.
 template <class ExecutionSpace>
 using stream_order = typename backend<ExecutionSpace>::stream_order;
+
+/// Whether the backend of ExecutionSpace has stream priorities
+/// (urgent_instance): CUDA's does.
+template <class ExecutionSpace, class = void>
+struct has_urgent_instance : std::false_type {};
+template <class ExecutionSpace>
+struct has_urgent_instance<ExecutionSpace,
+                           std::void_t<decltype(backend<ExecutionSpace>::urgent_instance(
+                               std::declval<const ExecutionSpace&>()))>> : std::true_type {};
+
+/// A second instance on exec's device for short work that should not queue
+/// behind exec's: on a stream of the greatest priority where the backend has
+/// priorities, Kokkos' partition of exec elsewhere.
+template <class ExecutionSpace>
+ExecutionSpace urgent_instance(const ExecutionSpace& exec) {
+  if constexpr (has_urgent_instance<ExecutionSpace>::value)
+    return backend<ExecutionSpace>::urgent_instance(exec);
+  else
+    return compat::partition_in_two(exec)[1];
+}
 
 namespace detail {
 /// A team kernel that does nothing: what team_limits() asks Kokkos about,

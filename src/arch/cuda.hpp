@@ -10,28 +10,32 @@
 
 namespace kobalt::arch {
 
+namespace detail {
+/// Throws std::runtime_error naming the CUDA call `what` where it failed.
+inline void cuda_check(cudaError_t result, const char* what) {
+  if (result != cudaSuccess)
+    throw std::runtime_error(std::string("kobalt::arch: ") + what + " failed: " +
+                             cudaGetErrorString(result));
+}
+}  // namespace detail
+
 /// A CUDA event that orders one instance's later work after another's work
 /// so far, with no wait on the host (stream_order<Kokkos::Cuda>).
 class CudaStreamOrder {
  public:
   CudaStreamOrder() {
     cudaEvent_t e = nullptr;
-    check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+    detail::cuda_check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreateWithFlags");
     event_ = std::shared_ptr<CUevent_st>(e, [](cudaEvent_t made) { cudaEventDestroy(made); });
   }
   /// Work enqueued on `after` from now on starts once `before`'s work
   /// enqueued so far has finished.
   void order(const Kokkos::Cuda& before, const Kokkos::Cuda& after) const {
-    check(cudaEventRecord(event_.get(), before.cuda_stream()), "cudaEventRecord");
-    check(cudaStreamWaitEvent(after.cuda_stream(), event_.get(), 0), "cudaStreamWaitEvent");
+    detail::cuda_check(cudaEventRecord(event_.get(), before.cuda_stream()), "cudaEventRecord");
+    detail::cuda_check(cudaStreamWaitEvent(after.cuda_stream(), event_.get(), 0), "cudaStreamWaitEvent");
   }
 
  private:
-  static void check(cudaError_t result, const char* what) {
-    if (result != cudaSuccess)
-      throw std::runtime_error(std::string("kobalt::arch: ") + what + " failed: " +
-                               cudaGetErrorString(result));
-  }
   std::shared_ptr<CUevent_st> event_;
 };
 
@@ -43,6 +47,23 @@ struct backend<Kokkos::Cuda> {
   }
   static int device_id(const Kokkos::Cuda& exec) { return exec.cuda_device(); }
   static cudaStream_t stream(const Kokkos::Cuda& exec) { return exec.cuda_stream(); }
+#if KOKKOS_VERSION >= 40200  // Kokkos owns a stream it is handed from 4.2 on
+  /// A new instance on exec's device, on a stream of the greatest priority:
+  /// its blocks are dispatched before those of ordinary streams' kernels
+  /// already running, rather than after their last wave.
+  static Kokkos::Cuda urgent_instance(const Kokkos::Cuda& exec) {
+    int current = 0, least = 0, greatest = 0;
+    detail::cuda_check(cudaGetDevice(&current), "cudaGetDevice");
+    detail::cuda_check(cudaSetDevice(exec.cuda_device()), "cudaSetDevice");
+    cudaStream_t made = nullptr;
+    detail::cuda_check(cudaDeviceGetStreamPriorityRange(&least, &greatest),
+                       "cudaDeviceGetStreamPriorityRange");
+    detail::cuda_check(cudaStreamCreateWithPriority(&made, cudaStreamDefault, greatest),
+                       "cudaStreamCreateWithPriority");
+    detail::cuda_check(cudaSetDevice(current), "cudaSetDevice");
+    return Kokkos::Cuda(made, Kokkos::Impl::ManageStream::yes);
+  }
+#endif
   static DeviceInfo device_info(const Kokkos::Cuda& exec) {
     cudaDeviceProp p{};
     const bool ok = cudaGetDeviceProperties(&p, exec.cuda_device()) == cudaSuccess;
@@ -199,10 +220,12 @@ inline MemoryInfo cuda_memory() {
 
 template <>
 struct memory<Kokkos::CudaSpace> {
+  static constexpr device_runtime runtime = device_runtime::cuda;
   static MemoryInfo info() { return detail::cuda_memory(); }
 };
 template <>
 struct memory<Kokkos::CudaUVMSpace> {
+  static constexpr device_runtime runtime = device_runtime::cuda;
   static MemoryInfo info() { return detail::cuda_memory(); }
 };
 

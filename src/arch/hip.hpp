@@ -135,10 +135,12 @@ inline MemoryInfo hip_memory() {
 
 template <>
 struct memory<Kokkos::HIPSpace> {
+  static constexpr device_runtime runtime = device_runtime::hip;
   static MemoryInfo info() { return detail::hip_memory(); }
 };
 template <>
 struct memory<Kokkos::HIPManagedSpace> {
+  static constexpr device_runtime runtime = device_runtime::hip;
   static MemoryInfo info() { return detail::hip_memory(); }
 };
 

@@ -182,10 +182,15 @@ struct loads {
   KOKKOS_INLINE_FUNCTION static T streaming(const T* p) { return *p; }
 };
 
+/// The GPU runtime whose pointers address a memory space: none for host
+/// memory (what an MPI library must support to read it, distributed/).
+enum class device_runtime { none, cuda, hip };
+
 /// Memory of a space; this primary template is host memory (free = what
 /// can be allocated now, detail::host_available_bytes).
 template <class MemorySpace>
 struct memory {
+  static constexpr device_runtime runtime = device_runtime::none;
   static MemoryInfo info() {
     MemoryInfo m;
     m.total_bytes = detail::host_pages(_SC_PHYS_PAGES);

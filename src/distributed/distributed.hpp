@@ -5,6 +5,7 @@
 #pragma once
 
 #include "collective_errors.hpp"
+#include "gpu_aware_mpi.hpp"
 #include "halo_plan.hpp"
 #include "handle.hpp"
 #include "matrix.hpp"

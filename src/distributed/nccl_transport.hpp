@@ -64,13 +64,12 @@ bool ranks_share_a_device(MPI_Comm comm, const ExecutionSpace& exec) {
 
 /// One exchange at a time, as MpiTransport: start(exec, x) enqueues the
 /// packing and every receive and send (one NCCL group) on a second instance
-/// of the handle's own (Kokkos' partition of the setup instance, side()),
-/// after `exec`'s work so far, so that the diagonal product on `exec` runs
-/// meanwhile; work enqueued on side() after start() sees the ghosts;
-/// finish(exec) orders `exec` after all of it and returns the ghosts. The
-/// host never waits. Where Kokkos cannot partition an instance
-/// (compat::partition_in_two) both are the same, and the exchange runs
-/// before the diagonal product.
+/// of the handle's own (side(), arch::urgent_instance of the setup
+/// instance), after `exec`'s work so far, so that the diagonal product on
+/// `exec` runs meanwhile; work enqueued on side() after start() sees the
+/// ghosts; finish(exec) orders `exec` after all of it and returns the
+/// ghosts. The host never waits. side() has the greatest stream priority so
+/// that its small kernels do not wait for the diagonal product's last wave.
 template <class Value, class Device, class ExecutionSpace>
 class NcclTransport {
  public:
@@ -82,7 +81,7 @@ class NcclTransport {
   /// rank 0) and the buffers of `plan`, on `exec`. Collective; an NCCL
   /// failure throws kobalt::error on the ranks it reports it to.
   NcclTransport(const ExecutionSpace& exec, MPI_Comm comm, HaloPlan plan)
-      : plan_(std::move(plan)), side_(compat::partition_in_two(exec)[1]) {
+      : plan_(std::move(plan)), side_(arch::urgent_instance(exec)) {
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);

@@ -7,6 +7,7 @@
 #include "../arch/arch.hpp"
 #include "../errors.hpp"
 #include "collective_errors.hpp"
+#include "gpu_aware_mpi.hpp"
 #include "halo_plan.hpp"
 #include "mpi_transport.hpp"
 #if defined(KOBALT_HAVE_NCCL)
@@ -24,10 +25,15 @@ namespace kobalt::distributed {
 
 namespace transport {
 /// NCCL where Kobalt was built with it (KOBALT_ENABLE_NCCL), x lives in
-/// device memory and every rank has a GPU of its own; MPI otherwise.
+/// device memory and every rank has a GPU of its own; MPI otherwise, on
+/// device buffers where every rank's MPI reports itself GPU-aware.
 struct automatic {};
-/// MPI through host memory (MpiTransport): any MPI, any memory space.
-struct mpi {};
+/// MPI (MpiTransport): any MPI, any memory space. Device buffers go to MPI
+/// as they are where `gpu_aware` says so, else staged through pinned host
+/// buffers.
+struct mpi {
+  distributed::gpu_aware gpu_aware = distributed::gpu_aware::ask;
+};
 #if defined(KOBALT_HAVE_NCCL)
 /// NCCL between device buffers (NcclTransport); where it cannot run (host
 /// memory, two ranks on one GPU) make_handle throws invalid_parameter.
@@ -84,8 +90,8 @@ transports<Value, Device, ExecutionSpace> make_transport(const ExecutionSpace& e
     });
   }
 #endif
-  (void)choice;
-  return MpiTransport<Value, Device>(exec, comm, std::move(plan));
+  const auto* asked = std::get_if<transport::mpi>(&choice);
+  return MpiTransport<Value, Device>(exec, comm, std::move(plan), asked ? asked->gpu_aware : gpu_aware::ask);
 }
 
 }  // namespace detail

@@ -246,6 +246,32 @@ TYPED_TEST(DistributedSpmv, TransportMpiAskedFor) {
   expect_matches_reference(h, a, t, "transport::mpi");
 }
 
+// MPI on device buffers as gpu_aware says: staged where it says no, or asks
+// and the MPI does not report itself GPU-aware; the buffers themselves
+// otherwise. Host memory is never staged. The same product every way.
+TYPED_TEST(DistributedSpmv, TransportMpiGpuAware) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  using memory_space = Device::memory_space;
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+  const bool reported = distributed::detail::mpi_reports_gpu_aware(arch::memory<memory_space>::runtime);
+  const auto t = edge_matrix<V, I>("empty_rows_37x29");
+  const auto a = scattered(t, scattered_map(t.rows), scattered_map(t.cols));
+  for (const auto aware : {distributed::gpu_aware::ask, distributed::gpu_aware::no, distributed::gpu_aware::yes}) {
+    // An MPI that cannot read device memory would crash on a device pointer.
+    if (aware == distributed::gpu_aware::yes && !host && !reported) continue;
+    auto h = distributed::make_handle(Exec(), a, kobalt::automatic{}, distributed::transport::mpi{aware});
+    const bool staged =
+        !host && (aware == distributed::gpu_aware::no || (aware == distributed::gpu_aware::ask && !reported));
+    const std::string expected = host     ? "MPI, host buffers"
+                                 : staged ? "MPI staged through pinned host buffers"
+                                          : "MPI, device buffers (GPU-aware)";
+    EXPECT_EQ(h.transport(), expected) << static_cast<int>(aware);
+    EXPECT_EQ(h.staging_bytes() > 0, staged && h.plan().received_entries() > 0) << h.transport();
+    expect_matches_reference(h, a, t, h.transport());
+  }
+}
+
 // No ghosts (a diagonal), only ghosts (every entry half the matrix away),
 // and ranks without rows (contiguous ranges, rank 0 and the last empty).
 TYPED_TEST(DistributedSpmv, NoGhostsOnlyGhostsNoRows) {
