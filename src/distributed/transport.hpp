@@ -32,6 +32,7 @@ struct automatic {};
 /// as they are where `gpu_aware` says so, else staged through pinned host
 /// buffers.
 struct mpi {
+  /// Whether MPI may read device buffers itself (ask: as it reports).
   distributed::gpu_aware gpu_aware = distributed::gpu_aware::ask;
 };
 #if defined(KOBALT_HAVE_NCCL)
