@@ -107,7 +107,6 @@ struct CsrMergePathTeamFunctor {
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
     using L = arch::lanes<ExecutionSpace>;
-    using load = arch::loads<ExecutionSpace>;
     using scratch = TeamTileScratch<scalar, index_type, N>;
     const int threads = team.team_size();
     const int th = team.team_rank();
@@ -138,7 +137,9 @@ struct CsrMergePathTeamFunctor {
 
     // Step 1: products and row ends into scratch, coalesced; the first row
     // end's load is issued with the first round of nonzeros (one latency).
-    const offset_type first_end = th < tile_rows ? load::streaming(row_ptr.data() + r0 + th + 1)
+    // Default-cached, not evict-first: team tiles run where the matrix fits
+    // the L2, so the next apply finds it there (docs/sources.md).
+    const offset_type first_end = th < tile_rows ? row_ptr.data()[r0 + th + 1]
                                                  : offset_type(0);
     const auto* tile_val = val.data() + z0;
     const auto* tile_col = col.data() + z0;
@@ -146,7 +147,7 @@ struct CsrMergePathTeamFunctor {
       sums s[merge_path_team_batch];
       for (int b = 0; b < merge_path_team_batch; ++b) {
         const int k = k0 + b * threads;
-        if (k < tile_nnz) x.fma(s[b], load::streaming(tile_val + k), load::streaming(tile_col + k));
+        if (k < tile_nnz) x.fma(s[b], tile_val[k], tile_col[k]);
       }
       for (int b = 0; b < merge_path_team_batch; ++b) {
         const int k = k0 + b * threads;
@@ -157,7 +158,7 @@ struct CsrMergePathTeamFunctor {
     if (th < tile_rows) ends[th] = static_cast<index_type>(static_cast<std::int64_t>(first_end) - z0);
     for (int k = th + threads; k < tile_rows; k += threads)
       ends[k] = static_cast<index_type>(
-          static_cast<std::int64_t>(load::streaming(row_ptr.data() + r0 + k + 1)) - z0);
+          static_cast<std::int64_t>(row_ptr.data()[r0 + k + 1]) - z0);
     // The row left open at the tile's end: its nonzeros in this tile all count.
     if (th == 0) ends[tile_rows] = static_cast<index_type>(tile_nnz);
     team.team_barrier();
