@@ -17,6 +17,23 @@ inline void cuda_check(cudaError_t result, const char* what) {
     throw std::runtime_error(std::string("kobalt::arch: ") + what + " failed: " +
                              cudaGetErrorString(result));
 }
+
+/// Makes `device` the calling thread's current CUDA device while it lives,
+/// then the one before, also when an exception unwinds past it.
+class ScopedCudaDevice {
+ public:
+  explicit ScopedCudaDevice(int device) {
+    cuda_check(cudaGetDevice(&previous_), "cudaGetDevice");
+    cuda_check(cudaSetDevice(device), "cudaSetDevice");
+  }
+  // A destructor cannot throw: a failed restore is left to the next CUDA call.
+  ~ScopedCudaDevice() { static_cast<void>(cudaSetDevice(previous_)); }
+  ScopedCudaDevice(const ScopedCudaDevice&) = delete;
+  ScopedCudaDevice& operator=(const ScopedCudaDevice&) = delete;
+
+ private:
+  int previous_ = 0;
+};
 }  // namespace detail
 
 /// A CUDA event that orders one instance's later work after another's work
@@ -52,15 +69,15 @@ struct backend<Kokkos::Cuda> {
   /// its blocks are dispatched before those of ordinary streams' kernels
   /// already running, rather than after their last wave.
   static Kokkos::Cuda urgent_instance(const Kokkos::Cuda& exec) {
-    int current = 0, least = 0, greatest = 0;
-    detail::cuda_check(cudaGetDevice(&current), "cudaGetDevice");
-    detail::cuda_check(cudaSetDevice(exec.cuda_device()), "cudaSetDevice");
     cudaStream_t made = nullptr;
-    detail::cuda_check(cudaDeviceGetStreamPriorityRange(&least, &greatest),
-                       "cudaDeviceGetStreamPriorityRange");
-    detail::cuda_check(cudaStreamCreateWithPriority(&made, cudaStreamDefault, greatest),
-                       "cudaStreamCreateWithPriority");
-    detail::cuda_check(cudaSetDevice(current), "cudaSetDevice");
+    {
+      const detail::ScopedCudaDevice on(exec.cuda_device());
+      int least = 0, greatest = 0;
+      detail::cuda_check(cudaDeviceGetStreamPriorityRange(&least, &greatest),
+                         "cudaDeviceGetStreamPriorityRange");
+      detail::cuda_check(cudaStreamCreateWithPriority(&made, cudaStreamDefault, greatest),
+                         "cudaStreamCreateWithPriority");
+    }
     return Kokkos::Cuda(made, Kokkos::Impl::ManageStream::yes);
   }
 #endif
