@@ -220,7 +220,7 @@ RanksRow run_ranks(const Options& o, const SpreadInput<Value, Index>& in, MPI_Co
       row.error_kind = "wrong_result";
       return row;
     }
-    row.split = time_split(comm, o.timing, h, a, x, y, choice);
+    row.split = time_split(comm, o.timing, h, a, x, y);
 
     const auto& d = h.diagonal_block();
     const auto& od = h.off_diagonal_block();

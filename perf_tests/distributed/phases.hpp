@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <variant>
 #include <vector>
 
 namespace kobalt::bench::distributed {
@@ -63,10 +62,10 @@ struct Split {
 };
 
 /// Times `h`'s product of `a` on x into y, and each phase alone (the
-/// exchange on a transport of the handle's kind and plan, its own). Collective.
+/// exchange on the handle's own transport). Collective.
 template <class Handle, class Matrix, class XView, class YView>
 Split time_split(MPI_Comm comm, const TimingOptions& o, Handle& h, const Matrix& a, const XView& x,
-                 const YView& y, const kd::transport::choice& choice) {
+                 const YView& y) {
   using value = typename Matrix::value_type;
   using device = typename Matrix::device_type;
   const Kokkos::DefaultExecutionSpace exec;
@@ -93,20 +92,7 @@ Split time_split(MPI_Comm comm, const TimingOptions& o, Handle& h, const Matrix&
     kd::detail::gather(exec, "kobalt::bench::pack", send, x, send_index);
   });
 
-  MPI_Comm own = MPI_COMM_NULL;
-  MPI_Comm_dup(comm, &own);
-  {
-    auto transport = kd::detail::make_transport<value, device>(exec, own, plan, choice);
-    s.exchange = time_together(comm, o, [&] {
-      std::visit(
-          [&](auto& t) {
-            t.start(exec, x);
-            (void)t.finish(exec);
-          },
-          transport);
-    });
-  }
-  MPI_Comm_free(&own);
+  s.exchange = time_together(comm, o, [&] { (void)h.exchange(exec, a, x); });
   return s;
 }
 

@@ -182,15 +182,11 @@ class DistributedHandle {
                   "(the halo buffers are of that type)");
     // Every rank learns of a bad argument on any rank before the exchange.
     collectively(a.comm(), [&] {
-      const State& s = made("kobalt::distributed::spmv");
-      kobalt::detail::check_handle_matrix(s.matrix.local(), a.local());
+      check_x("kobalt::distributed::spmv", a, x);
       kobalt::detail::check_no_alias(x, y);
-      if (static_cast<std::int64_t>(x.extent(0)) != a.local_cols() ||
-          static_cast<std::int64_t>(y.extent(0)) != a.local_rows())
+      if (static_cast<std::int64_t>(y.extent(0)) != a.local_rows())
         throw dimension_mismatch("kobalt::distributed::spmv: this rank holds " +
-                                 std::to_string(a.local_cols()) + " entries of x and " +
-                                 std::to_string(a.local_rows()) + " of y, got x of " +
-                                 std::to_string(x.extent(0)) + " and y of " +
+                                 std::to_string(a.local_rows()) + " entries of y, got " +
                                  std::to_string(y.extent(0)));
     });
     std::visit(
@@ -209,6 +205,28 @@ class DistributedHandle {
             }
           }
           add_off_diagonal(exec, alpha, t.finish(exec), y);
+        },
+        state_->transport);
+  }
+
+  /// The exchange alone, on the handle's transport: this rank's ghost
+  /// entries of x (in the order of ghosts()) from the ranks that own them,
+  /// ordered before later work on `exec`. The View is the handle's buffer,
+  /// valid until its next exchange or apply. Collective, with the argument
+  /// checks of an apply.
+  template <class XView>
+  Kokkos::View<const Value*, Device> exchange(const ExecutionSpace& exec, const matrix_type& a,
+                                              const XView& x) {
+    static_assert(Kokkos::is_view<XView>::value && compat::rank_v<XView> == 1 &&
+                      std::is_same_v<typename XView::non_const_value_type, Value>,
+                  "kobalt::distributed::DistributedHandle::exchange: x must be a rank-1 View of "
+                  "the matrix's value type");
+    collectively(a.comm(),
+                 [&] { check_x("kobalt::distributed::DistributedHandle::exchange", a, x); });
+    return std::visit(
+        [&](auto& t) -> Kokkos::View<const Value*, Device> {
+          t.start(exec, x);
+          return t.finish(exec);
         },
         state_->transport);
   }
@@ -310,6 +328,16 @@ class DistributedHandle {
 
   static std::string block_describe(const block_handle_type& h) {
     return std::visit([](const auto& b) { return b.describe(); }, h);
+  }
+  /// Throws on this rank where the handle is empty, was made for another
+  /// matrix than `a`, or x is not this rank's part of x (`who`: the call).
+  template <class XView>
+  void check_x(const char* who, const matrix_type& a, const XView& x) const {
+    kobalt::detail::check_handle_matrix(made(who).matrix.local(), a.local());
+    if (static_cast<std::int64_t>(x.extent(0)) != a.local_cols())
+      throw dimension_mismatch(std::string(who) + ": this rank holds " +
+                               std::to_string(a.local_cols()) + " entries of x, got " +
+                               std::to_string(x.extent(0)));
   }
   const State& made() const { return made_state(state_.get(), "kobalt::distributed::DistributedHandle"); }
   State& made(const char* who) { return made_state(state_.get(), who); }

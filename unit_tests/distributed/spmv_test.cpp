@@ -401,6 +401,43 @@ void expect_collective_throw(F&& f, const std::string& phrase, const std::string
   }
 }
 
+// The exchange alone gives each ghost its owner's x entry (row-mapped, so
+// that ghosts come from several ranks), and the two products on those
+// ghosts are the apply, bit for bit in reproducible mode. A wrong x on one
+// rank is refused on every rank.
+TYPED_TEST(DistributedSpmv, ExchangeGivesEachGhostItsOwnersEntry) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  const int rank = world_rank(), size = world_size();
+  for (auto& m : test::edge_matrices<V, I>()) {
+    m.matrix.assemble();
+    const auto& t = m.matrix;
+    const auto a = scattered(t, scattered_map(t.rows), scattered_map(t.cols));
+    auto h = distributed::make_handle(Exec(), a, kobalt::reproducible);
+    std::vector<V> xs(static_cast<std::size_t>(t.cols));
+    for (std::size_t j = 0; j < xs.size(); ++j) xs[j] = V(static_cast<int>(j % 97) + 1);
+    const auto x = local_part(xs, a.col_partition(), rank);
+    const auto ghosts = h.exchange(Exec(), a, x);
+    const auto gh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ghosts);
+    ASSERT_EQ(gh.extent(0), h.ghosts().size()) << m.name;
+    for (std::size_t k = 0; k < gh.extent(0); ++k)
+      EXPECT_EQ(gh(k), xs[static_cast<std::size_t>(h.ghosts()[k])]) << m.name << " ghost " << k;
+    Kokkos::View<V*, Device> y("y", a.local_rows()), parts("parts", a.local_rows());
+    distributed::spmv(Exec(), h, V(1), a, x, V(0), y);
+    h.multiply_diagonal(Exec(), V(1), x, V(0), parts);
+    h.add_off_diagonal(Exec(), V(1), h.exchange(Exec(), a, x), parts);
+    const auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+    const auto ph = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), parts);
+    for (std::size_t i = 0; i < yh.extent(0); ++i) EXPECT_EQ(yh(i), ph(i)) << m.name << " row " << i;
+  }
+  const auto t = edge_matrix<V, I>("diagonal_65");
+  const auto a = scattered(t);
+  auto h = distributed::make_handle(Exec(), a);
+  Kokkos::View<V*, Device> x("x", a.local_cols() + (rank == size - 1 ? 1 : 0));
+  expect_collective_throw<dimension_mismatch>([&] { (void)h.exchange(Exec(), a, x); },
+                                              "entries of x", "an exchange of a wrong x");
+}
+
 TYPED_TEST(DistributedSpmv, ErrorsOnEveryRank) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
