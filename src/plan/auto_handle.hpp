@@ -195,11 +195,11 @@ class AutoHandle {
     // The moments decide the format; only Hybrid's partition needs the
     // row-length distribution, which its conversion computes (build()).
     Analysis r{{}, {}, 0, 0, 0};
-    if (a.nnz() < profile.auto_sellp_max_nnz) {
-      // Rule 0 may read SELL-P's fill: the same reduction reads it.
+    if (a.nnz() < profile.auto_sellp_max_nnz || tuning::sellp_may_replace_ell(a.nnz(), profile)) {
+      // Rules 0 and 2 may read SELL-P's fill: the same reduction reads it.
       const auto m = tuning::analyze_moments_and_sellp_fill(exec, a, profile.auto_sellp_slice_size);
       r.stats = m.stats;
-      if (tuning::sellp_fill_needed(r.stats, profile)) r.sellp_fill = m.sellp_fill;
+      if (tuning::sellp_fill_read(r.stats, profile)) r.sellp_fill = m.sellp_fill;
     } else {
       r.stats = tuning::analyze_moments(exec, a);
     }

@@ -20,7 +20,10 @@
 //     the columns (tuning/row_spread.hpp) take ALIGNED_COO; other
 //     regular matrices that ELL pads to at most
 //     auto_ell_max_fill slots per nonzero take ELL (others stay in Csr: a
-//     few long rows would multiply the storage), irregular ones from
+//     few long rows would multiply the storage), or SELL-P on GPUs from
+//     auto_sellp_over_ell_min_nnz nonzeros where ELL would run a thread per
+//     row and store auto_ell_over_sellp_fill times SELL-P's slots (the same
+//     loads, less padding), irregular ones from
 //     profile.auto_hybrid_min_nnz nonzeros take Hybrid, other irregular ones stay in
 //     Csr (csr::automatic: 003 Alg. 3 picks its kernel). The thresholds
 //     are the profile's (auto_min_convert_nnz, auto_hybrid_min_nnz), each
@@ -33,9 +36,11 @@
 //     auto_aligned_coo_setup_spmvs (measured, docs/sources.md).
 #pragma once
 
+#include "launch_shapes.hpp"
 #include "profile.hpp"
 #include "stats.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -58,6 +63,16 @@ inline constexpr double auto_sellp_max_fill = 1.25;
 /// the bound keeps the regular matrices ELL runs faster while refusing
 /// those it would pad several times over (docs/sources.md, "ELL padding limit").
 inline constexpr double auto_ell_max_fill = 3.0;
+
+/// Where rule 2 takes ELL with a thread per row, SELL-P (t = 1, slices of
+/// at least a warp's rows) runs the same loads with less padding: it is
+/// taken from this many nonzeros, where ELL would store at least
+/// auto_ell_over_sellp_fill times its slots. Smaller matrices run near the
+/// launch floor, where SELL-P's slice offsets cost more than the padding
+/// saves (docs/sources.md, "ELL or SELL-P by their slots").
+inline constexpr std::int64_t auto_sellp_over_ell_min_nnz = 1000000;
+/// ELL's slots over SELL-P's from which rule 2 takes SELL-P (above).
+inline constexpr double auto_ell_over_sellp_fill = 1.1;
 
 /// Rule 2's ALIGNED_COO: the fewest entries per row (the mean) and the least
 /// row spread (tuning::row_spread) at which a regular matrix whose x exceeds
@@ -135,10 +150,45 @@ inline bool sellp_fill_needed(const MatrixStats& stats, const DeviceProfile& pro
   return stats.nnz < profile.auto_sellp_max_nnz && stats.regular();
 }
 
+/// Rule 2's size and profile test for SELL-P before the regularity is known:
+/// whether the analysis' reduction must sum SELL-P's fill for rule 2.
+inline bool sellp_may_replace_ell(std::int64_t nnz, const DeviceProfile& profile) {
+  return profile.gpu && profile.auto_min_convert_nnz > 0 &&
+         nnz >= std::max(profile.auto_min_convert_nnz, auto_sellp_over_ell_min_nnz) &&
+         profile.auto_sellp_slice_size >= profile.warp_width;
+}
+
+/// True where rule 2 may give a matrix ELL would take to SELL-P: a regular
+/// matrix of at least auto_sellp_over_ell_min_nnz nonzeros, on a GPU
+/// profile that converts it, with slices of at least a warp's rows (a warp
+/// then reads one slice, as it reads ELL's rows).
+inline bool sellp_may_replace_ell(const MatrixStats& stats, const DeviceProfile& profile) {
+  return stats.regular() && sellp_may_replace_ell(stats.nnz, profile);
+}
+
+/// True when choose_format reads the matrix's SELL-P fill: for rule 0
+/// (sellp_fill_needed), or for rule 2's choice between ELL and SELL-P
+/// (sellp_may_replace_ell).
+inline bool sellp_fill_read(const MatrixStats& stats, const DeviceProfile& profile) {
+  return sellp_fill_needed(stats, profile) || sellp_may_replace_ell(stats, profile);
+}
+
+/// True when rule 2 gives a matrix ELL would take to SELL-P instead
+/// (sellp_may_replace_ell): ELL's rows kernel would run a thread per row
+/// (width / rows at most ell_lanes_ratio), as SELL-P's t = 1 slices do,
+/// and pad to at least auto_ell_over_sellp_fill times SELL-P's slots
+/// (sellp_fill 0: not read).
+inline bool sellp_replaces_ell(const MatrixStats& stats, const DeviceProfile& profile,
+                               double sellp_fill) {
+  return sellp_may_replace_ell(stats, profile) && sellp_fill > 0 &&
+         static_cast<double>(stats.max_row_nnz) <= ell_lanes_ratio * static_cast<double>(stats.rows) &&
+         ell_fill(stats) >= auto_ell_over_sellp_fill * sellp_fill;
+}
+
 /// The format for a matrix with statistics `stats` on the device of
 /// `profile`, applied about `expected_applies` times. sellp_fill: the
 /// matrix's SELL-P slots per nonzero with profile.auto_sellp_slice_size-row
-/// slices, read only where sellp_fill_needed (0 = not computed: no SELL-P).
+/// slices, read only where sellp_fill_read (0 = not computed: no SELL-P).
 /// row_spread: tuning::row_spread of the matrix, read only where
 /// row_spread_needed (0 = not computed: no ALIGNED_COO).
 inline FormatChoice choose_format(const MatrixStats& stats, const DeviceProfile& profile,
@@ -184,6 +234,13 @@ inline FormatChoice choose_format(const MatrixStats& stats, const DeviceProfile&
       why << ", but ELL would store " << ell_fill(stats) << " > " << auto_ell_max_fill
           << " slots per nonzero (longest row " << stats.max_row_nnz << "): stays in CSR";
       return {auto_format::csr, "csr: " + why.str()};
+    } else if (sellp_replaces_ell(stats, profile, sellp_fill)) {
+      // SELL-P's setup is ELL's (a padded copy), so ELL's break-even stands.
+      f = auto_format::sellp;
+      why << ", ELL would store " << ell_fill(stats) << " slots per nonzero, a thread per row, "
+          << "SELL-P " << sellp_fill << " (b = " << profile.auto_sellp_slice_size
+          << "; ELL's >= " << auto_ell_over_sellp_fill << "x): SELL-P";
+      needed = break_even_applies(profile.auto_ell_speedup, profile.auto_ell_setup_spmvs);
     } else {
       f = auto_format::ell;
       why << ", ELL (" << ell_fill(stats) << " <= " << auto_ell_max_fill << " slots per nonzero)";

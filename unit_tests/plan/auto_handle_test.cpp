@@ -56,8 +56,9 @@ void expect_every_choice(const Csr& a, const Triplets<Value, Index>& t, const st
     const std::int64_t applies = c.applies;
     const AutoHandle<Csr, exec_type> h(exec, a, automatic{applies}, p);
     const std::string name = what + c.label;
-    // The fill is read where rule 0 may fire, and is what to_sellp stores.
-    EXPECT_EQ(h.sellp_fill() > 0, tuning::sellp_fill_needed(h.stats(), p) && a.nnz() > 0) << name;
+    // The fill is read where rule 0 or rule 2 may read it, and is what
+    // to_sellp stores.
+    EXPECT_EQ(h.sellp_fill() > 0, tuning::sellp_fill_read(h.stats(), p) && a.nnz() > 0) << name;
     if (h.sellp_fill() > 0) {
       sellp_params sp;
       sp.slice_size = p.auto_sellp_slice_size;
@@ -154,6 +155,35 @@ TEST(AutoHandle, RegularTakesEllAndIrregularHybrid) {
     EXPECT_GT(t, 0.0);
     EXPECT_LT(t, 60.0);
   }
+}
+
+// Blocks of 32 rows of 2 and of 6 entries (regular: variance 4), 1.2e6
+// nonzeros: ELL pads every row to 6, 1.5 slots per nonzero, SELL-P's
+// warp-wide slices not at all, so on GPUs rule 2 takes SELL-P and names
+// both fills; hosts never do (their rows are not a warp's lanes): ELL.
+TEST(AutoHandle, RegularThatEllPadsMoreTakesSellpOnGpus) {
+  const exec_type exec;
+  Triplets<double, int> t;
+  t.rows = t.cols = 300000;
+  for (int i = 0; i < t.rows; ++i) {
+    const int n = (i / 32) % 2 == 0 ? 2 : 6;
+    for (int k = 0; k < n; ++k) t.push_back(i, (i + 3 * k) % t.rows, 1.0 + 0.5 * k);
+  }
+  t.assemble();
+  const auto a = make_csr(t);
+  tuning::DeviceProfile p = converting_profile();
+  if (p.gpu) p.auto_sellp_slice_size = p.warp_width;
+  const AutoHandle<std::decay_t<decltype(a)>, exec_type> h(exec, a, automatic{1000000}, p);
+  if (p.gpu) {
+    EXPECT_EQ(h.choice().format, tuning::auto_format::sellp) << h.describe();
+    EXPECT_DOUBLE_EQ(h.sellp_fill(), 1.0);
+    EXPECT_NE(h.describe().find("ELL would store 1.5 slots per nonzero"), std::string::npos)
+        << h.describe();
+  } else {
+    EXPECT_EQ(h.choice().format, tuning::auto_format::ell) << h.describe();
+    EXPECT_EQ(h.sellp_fill(), 0.0);
+  }
+  expect_auto_matches_reference(h, a, t, "blocks of 2 and 6");
 }
 
 // Rows of 24 random columns out of 20000 (spread 23/25 of the columns on

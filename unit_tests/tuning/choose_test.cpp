@@ -45,6 +45,38 @@ TEST(ChooseFormat, GpuRegularTakesEll) {
             auto_format::ell);
 }
 
+// A regular matrix ELL would pad to 1.25 slots per nonzero (rows of 4.8 on
+// average, the longest 6) and SELL-P's warp-wide slices to 1.02: SELL-P,
+// from 1.1x SELL-P's slots; not where the fill was not read, where ELL
+// would give its rows lanes (longest row over 1e-2 of the rows), under 1e6
+// nonzeros, or with slices narrower than a warp.
+TEST(ChooseFormat, GpuRegularTakesSellpWhereEllPadsMore) {
+  const MatrixStats circuit = stats_of(1600000, 4.8, 0.4, 6);
+  tuning::DeviceProfile p = fake_gpu_profile();
+  p.auto_sellp_slice_size = 32;
+  EXPECT_TRUE(tuning::sellp_fill_read(circuit, p));
+  EXPECT_FALSE(tuning::sellp_fill_needed(circuit, p));
+  EXPECT_EQ(chosen(circuit, p, 1000, "ELL would store 1.25 slots per nonzero", 1.02),
+            auto_format::sellp);
+  EXPECT_EQ(chosen(circuit, p, 1000, "SELL-P 1.13 (b = 32", 1.13), auto_format::sellp);
+  EXPECT_EQ(chosen(circuit, p, 1000, "ELL (1.25 <= 3", 1.14), auto_format::ell);
+  EXPECT_EQ(chosen(circuit, p, 1000, "ELL (1.25 <= 3", 0), auto_format::ell);
+  const MatrixStats wide_rows = stats_of(20000, 390.0, 9.0, 430);  // 430 / 20000 > 1e-2
+  EXPECT_TRUE(tuning::sellp_fill_read(wide_rows, p));
+  EXPECT_EQ(chosen(wide_rows, p, 1000, "ELL (", 1.0), auto_format::ell);
+  const MatrixStats small_circuit = stats_of(200000, 4.8, 0.4, 6);  // 9.6e5 nonzeros
+  EXPECT_FALSE(tuning::sellp_fill_read(small_circuit, p));
+  EXPECT_EQ(chosen(small_circuit, p, 1000, "ELL (", 1.02), auto_format::ell);
+  tuning::DeviceProfile narrow = p;
+  narrow.auto_sellp_slice_size = 16;
+  EXPECT_FALSE(tuning::sellp_fill_read(circuit, narrow));
+  EXPECT_EQ(chosen(circuit, narrow, 1000, "ELL (", 1.02), auto_format::ell);
+  // ELL's break-even stands for SELL-P: too few applies keep CSR.
+  EXPECT_EQ(chosen(circuit, p, 1, "stays in CSR", 1.02), auto_format::csr);
+  // Hosts never take it.
+  EXPECT_FALSE(tuning::sellp_fill_read(circuit, default_host_profile()));
+}
+
 TEST(ChooseFormat, GpuLargeIrregularTakesHybrid) {
   EXPECT_EQ(chosen(power_law, fake_gpu_profile(), 1000, "irregular (002 §5.3)"),
             auto_format::hybrid);
