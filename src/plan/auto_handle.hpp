@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The automatic handle: make_handle(exec, csr, kobalt::automatic{n})
 // analyses the matrix once on the device (tuning::analyze_moments: one
-// reduction over the row lengths, which on profiles that may convert to
-// SELL-P also sums the slices' widths, tuning/sellp_fill.hpp; a second one
-// over the rows' first and last columns where rule 2 asks for the row spread,
+// reduction over the row lengths, which on profiles whose rule 0 may convert
+// to SELL-P also sums the slices' widths, tuning/sellp_fill.hpp; a second one
+// for those widths where rule 2 may take SELL-P for ELL, or over the rows'
+// first and last columns where it asks for the row spread,
 // tuning/row_spread.hpp), chooses the format
 // from the statistics, the device profile and the expected number of
 // applies (tuning/choose.hpp), converts once and keeps an SpmvHandle of the
@@ -195,13 +196,17 @@ class AutoHandle {
     // The moments decide the format; only Hybrid's partition needs the
     // row-length distribution, which its conversion computes (build()).
     Analysis r{{}, {}, 0, 0, 0};
-    if (a.nnz() < profile.auto_sellp_max_nnz || tuning::sellp_may_replace_ell(a.nnz(), profile)) {
-      // Rules 0 and 2 may read SELL-P's fill: the same reduction reads it.
+    if (a.nnz() < profile.auto_sellp_max_nnz) {
+      // Rule 0 may read SELL-P's fill: the same reduction reads it.
       const auto m = tuning::analyze_moments_and_sellp_fill(exec, a, profile.auto_sellp_slice_size);
       r.stats = m.stats;
       if (tuning::sellp_fill_read(r.stats, profile)) r.sellp_fill = m.sellp_fill;
     } else {
       r.stats = tuning::analyze_moments(exec, a);
+      // Rule 2's fill: a second reduction, only where it may change the
+      // choice (the sliced loop of the first costs every matrix 2-3x).
+      if (tuning::sellp_may_replace_ell(r.stats, profile))
+        r.sellp_fill = tuning::sellp_fill(exec, a, profile.auto_sellp_slice_size);
     }
     if (tuning::row_spread_needed(r.stats, profile, sizeof(value_type)))
       r.row_spread = tuning::row_spread(exec, a);

@@ -150,20 +150,19 @@ inline bool sellp_fill_needed(const MatrixStats& stats, const DeviceProfile& pro
   return stats.nnz < profile.auto_sellp_max_nnz && stats.regular();
 }
 
-/// Rule 2's size and profile test for SELL-P before the regularity is known:
-/// whether the analysis' reduction must sum SELL-P's fill for rule 2.
-inline bool sellp_may_replace_ell(std::int64_t nnz, const DeviceProfile& profile) {
-  return profile.gpu && profile.auto_min_convert_nnz > 0 &&
-         nnz >= std::max(profile.auto_min_convert_nnz, auto_sellp_over_ell_min_nnz) &&
-         profile.auto_sellp_slice_size >= profile.warp_width;
-}
-
-/// True where rule 2 may give a matrix ELL would take to SELL-P: a regular
-/// matrix of at least auto_sellp_over_ell_min_nnz nonzeros, on a GPU
-/// profile that converts it, with slices of at least a warp's rows (a warp
-/// then reads one slice, as it reads ELL's rows).
+/// True where rule 2 may give a matrix ELL would take to SELL-P, so that
+/// the analysis reads SELL-P's fill: on a GPU profile that converts, with
+/// slices of at least a warp's rows (a warp then reads one slice, as it
+/// reads ELL's rows), a regular matrix of at least
+/// auto_sellp_over_ell_min_nnz nonzeros whose rows ELL would give a thread
+/// each (width / rows at most ell_lanes_ratio) and pad to at least
+/// auto_ell_over_sellp_fill slots per nonzero (SELL-P stores at least one).
 inline bool sellp_may_replace_ell(const MatrixStats& stats, const DeviceProfile& profile) {
-  return stats.regular() && sellp_may_replace_ell(stats.nnz, profile);
+  return profile.gpu && profile.auto_min_convert_nnz > 0 &&
+         profile.auto_sellp_slice_size >= profile.warp_width && stats.regular() &&
+         stats.nnz >= std::max(profile.auto_min_convert_nnz, auto_sellp_over_ell_min_nnz) &&
+         static_cast<double>(stats.max_row_nnz) <= ell_lanes_ratio * static_cast<double>(stats.rows) &&
+         ell_fill(stats) >= auto_ell_over_sellp_fill;
 }
 
 /// True when choose_format reads the matrix's SELL-P fill: for rule 0
@@ -174,14 +173,11 @@ inline bool sellp_fill_read(const MatrixStats& stats, const DeviceProfile& profi
 }
 
 /// True when rule 2 gives a matrix ELL would take to SELL-P instead
-/// (sellp_may_replace_ell): ELL's rows kernel would run a thread per row
-/// (width / rows at most ell_lanes_ratio), as SELL-P's t = 1 slices do,
-/// and pad to at least auto_ell_over_sellp_fill times SELL-P's slots
-/// (sellp_fill 0: not read).
+/// (sellp_may_replace_ell): ELL would store at least
+/// auto_ell_over_sellp_fill times SELL-P's slots (sellp_fill 0: not read).
 inline bool sellp_replaces_ell(const MatrixStats& stats, const DeviceProfile& profile,
                                double sellp_fill) {
   return sellp_may_replace_ell(stats, profile) && sellp_fill > 0 &&
-         static_cast<double>(stats.max_row_nnz) <= ell_lanes_ratio * static_cast<double>(stats.rows) &&
          ell_fill(stats) >= auto_ell_over_sellp_fill * sellp_fill;
 }
 
