@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // tuning::analyze_moments_and_sellp_fill: the moments of analyze_moments and
 // the SELL-P fill to_sellp stores, from one reduction over slices of every
-// size (one row, a few, the whole matrix and more), on the edge matrices.
+// size (one row, a few, the whole matrix and more), on the edge matrices;
+// and tuning::sellp_fill's own reduction (slices over teams and lanes)
+// equal to it.
 #include "fixtures/edge_matrices.hpp"
 #include "fixtures/row_lengths.hpp"
 #include "fixtures/spmv_check.hpp"
