@@ -157,14 +157,14 @@ TEST(AutoHandle, RegularTakesEllAndIrregularHybrid) {
   }
 }
 
-// Blocks of 32 rows of 2 and of 6 entries (regular: variance 4), 1.2e6
-// nonzeros: ELL pads every row to 6, 1.5 slots per nonzero, SELL-P's
+// Blocks of 32 rows of 2 and of 6 entries (regular: variance 4), as many
+// of each, 1.2e6 nonzeros: ELL pads every row to 6, 1.5 slots per nonzero, SELL-P's
 // warp-wide slices not at all, so on GPUs rule 2 takes SELL-P and names
 // both fills; hosts never do (their rows are not a warp's lanes): ELL.
 TEST(AutoHandle, RegularThatEllPadsMoreTakesSellpOnGpus) {
   const exec_type exec;
   Triplets<double, int> t;
-  t.rows = t.cols = 300000;
+  t.rows = t.cols = 9376 * 32;
   for (int i = 0; i < t.rows; ++i) {
     const int n = (i / 32) % 2 == 0 ? 2 : 6;
     for (int k = 0; k < n; ++k) t.push_back(i, (i + 3 * k) % t.rows, 1.0 + 0.5 * k);
