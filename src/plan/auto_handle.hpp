@@ -204,7 +204,8 @@ class AutoHandle {
     } else {
       r.stats = tuning::analyze_moments(exec, a);
       // Rule 2's fill: a second reduction, only where it may change the
-      // choice (the sliced loop of the first costs every matrix 2-3x).
+      // choice; summed in the first, its sliced loop slowed every analysis
+      // (docs/sources.md, "ELL or SELL-P by their slots").
       if (tuning::sellp_may_replace_ell(r.stats, profile))
         r.sellp_fill = tuning::sellp_fill(exec, a, profile.auto_sellp_slice_size);
     }

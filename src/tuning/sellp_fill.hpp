@@ -18,6 +18,15 @@
 
 namespace kobalt::tuning {
 
+namespace detail {
+/// Throws invalid_parameter for slices of fewer than one row.
+inline void check_slice_size(std::int64_t slice_size) {
+  if (slice_size < 1)
+    throw invalid_parameter("kobalt::tuning::sellp_fill: slice_size = " +
+                            std::to_string(slice_size) + " must be >= 1");
+}
+}  // namespace detail
+
 /// A Csr's row moments (analyze_moments) and its SELL-P fill (sellp_fill).
 struct MomentsAndSellpFill {
   MatrixStats stats;        ///< analyze_moments' statistics (no distribution)
@@ -35,9 +44,7 @@ MomentsAndSellpFill analyze_moments_and_sellp_fill(const ExecutionSpace& exec, c
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
                 "kobalt::tuning::analyze_moments_and_sellp_fill: the first argument must be an "
                 "execution space instance");
-  if (slice_size < 1)
-    throw invalid_parameter("kobalt::tuning::sellp_fill: slice_size = " +
-                            std::to_string(slice_size) + " must be >= 1");
+  detail::check_slice_size(slice_size);
   using view = std::decay_t<decltype(a.row_ptr())>;
   const auto m = detail::row_moments_by_slice(exec, a.rows(), a.cols(), a.nnz(),
                                               detail::pointer_row_length<view>{a.row_ptr()},
@@ -97,9 +104,7 @@ double sellp_fill(const ExecutionSpace& exec, const Matrix& a, std::int64_t slic
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
                 "kobalt::tuning::sellp_fill: the first argument must be an execution space "
                 "instance");
-  if (slice_size < 1)
-    throw invalid_parameter("kobalt::tuning::sellp_fill: slice_size = " +
-                            std::to_string(slice_size) + " must be >= 1");
+  detail::check_slice_size(slice_size);
   if (a.nnz() == 0) return 0.0;
   using view = std::decay_t<decltype(a.row_ptr())>;
   using policy_type = Kokkos::TeamPolicy<ExecutionSpace>;
