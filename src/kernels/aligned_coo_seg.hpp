@@ -199,10 +199,11 @@ struct strategy_kernel<aligned_coo::seg_then_flat> {
   static void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace,
                   typename Y::non_const_value_type alpha, const AlignedCoo<V, I, D>& a,
                   const X& x, typename Y::non_const_value_type beta, const Y& y) {
-    aligned_coo_seg(exec, p.launches.at(0), kernel_label("aligned_coo", "seg"), alpha, a, x, beta,
-                    y, workspace);
-    coo_segmented(exec, p.launches.at(1), kernel_label("aligned_coo", "flat"), alpha,
-                  a.flat().row_indices(), a.flat().col_indices(), a.flat().values(), x, y);
+    static const std::string seg_label = kernel_label("aligned_coo", "seg");
+    static const std::string flat_label = kernel_label("aligned_coo", "flat");
+    aligned_coo_seg(exec, p.launches.at(0), seg_label, alpha, a, x, beta, y, workspace);
+    coo_segmented(exec, p.launches.at(1), flat_label, alpha, a.flat().row_indices(),
+                  a.flat().col_indices(), a.flat().values(), x, y);
   }
 };
 
@@ -226,14 +227,15 @@ struct strategy_kernel<aligned_coo::flat_then_seg> {
                   typename Y::non_const_value_type alpha, const AlignedCoo<V, I, D>& a,
                   const X& x, typename Y::non_const_value_type beta, const Y& y) {
     using scalar = typename Y::non_const_value_type;
+    static const std::string flat_label = kernel_label("aligned_coo", "flat");
+    static const std::string seg_label = kernel_label("aligned_coo", "seg");
     if (a.flat().nnz() > 0)
-      coo_load_balance(exec, p.launches.at(0), kernel_label("aligned_coo", "flat"), alpha,
-                       a.flat(), x, beta, y, workspace);
+      coo_load_balance(exec, p.launches.at(0), flat_label, alpha, a.flat(), x, beta, y, workspace);
     else
       scale(exec, beta, y);
     // Adds: no rows to scale.
-    aligned_coo_seg(exec, p.launches.at(1), kernel_label("aligned_coo", "seg"), alpha, a, x,
-                    scalar(1), y, Kokkos::View<I*, typename D::memory_space>());
+    aligned_coo_seg(exec, p.launches.at(1), seg_label, alpha, a, x, scalar(1), y,
+                    Kokkos::View<I*, typename D::memory_space>());
   }
 };
 

@@ -363,6 +363,8 @@ void team_parallel_for_fitted(const ExecutionSpace& exec, const std::string& lab
 }
 
 /// "kobalt::spmv<format,strategy>": the label every kernel launches under.
+/// Callers keep it in a static: built per apply, it was host time that the
+/// launch floor pays (docs/sources.md, "host time of an apply").
 inline std::string kernel_label(const std::string& format, const std::string& strategy) {
   return "kobalt::spmv<" + format + "," + strategy + ">";
 }

@@ -188,7 +188,8 @@ struct strategy_kernel<coo::load_balance> {
   static void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace,
                   typename Y::non_const_value_type alpha, const Coo<V, I, D>& a, const X& x,
                   typename Y::non_const_value_type beta, const Y& y) {
-    coo_load_balance(exec, p.launches.at(0), kernel_label("coo", "load_balance"), alpha, a, x,
+    static const std::string load_balance_label = kernel_label("coo", "load_balance");
+    coo_load_balance(exec, p.launches.at(0), load_balance_label, alpha, a, x,
                      beta, y, workspace);
   }
 };

@@ -161,7 +161,8 @@ struct strategy_kernel<coo::segmented> : without_workspace {
                   typename Y::non_const_value_type alpha, const Coo<V, I, D>& a, const X& x,
                   typename Y::non_const_value_type beta, const Y& y) {
     scale(exec, beta, y);
-    coo_segmented(exec, p.launches.at(0), kernel_label("coo", "segmented"), alpha, a.row_indices(),
+    static const std::string segmented_label = kernel_label("coo", "segmented");
+    coo_segmented(exec, p.launches.at(0), segmented_label, alpha, a.row_indices(),
                   a.col_indices(), a.values(), x, y);
   }
 };

@@ -81,7 +81,8 @@ struct csr_rows_kernel : without_workspace {
   static void run(const E& exec, const tuning::SpmvPolicy& p, const W&,
                   typename Y::non_const_value_type alpha, const Csr<V, I, D, O>& a, const X& x,
                   typename Y::non_const_value_type beta, const Y& y) {
-    csr_basic_classical(exec, p.launches.at(0), kernel_label("csr", Strategy::name), alpha, a, x,
+    static const std::string strategy_label = kernel_label("csr", Strategy::name);
+    csr_basic_classical(exec, p.launches.at(0), strategy_label, alpha, a, x,
                         beta, y);
   }
 };

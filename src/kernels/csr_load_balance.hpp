@@ -181,7 +181,8 @@ struct strategy_kernel<csr::load_balance> {
   static void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace,
                   typename Y::non_const_value_type alpha, const Csr<V, I, D, O>& a, const X& x,
                   typename Y::non_const_value_type beta, const Y& y) {
-    csr_load_balance(exec, p.launches.at(0), kernel_label("csr", "load_balance"), alpha, a, x,
+    static const std::string load_balance_label = kernel_label("csr", "load_balance");
+    csr_load_balance(exec, p.launches.at(0), load_balance_label, alpha, a, x,
                      beta, y, workspace);
   }
 };

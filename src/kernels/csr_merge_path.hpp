@@ -700,7 +700,8 @@ struct strategy_kernel<csr::merge_path> {
   static void run(const E& exec, const tuning::SpmvPolicy& p, const W& workspace,
                   typename Y::non_const_value_type alpha, const Csr<V, I, D, O>& a, const X& x,
                   typename Y::non_const_value_type beta, const Y& y) {
-    csr_merge_path(exec, p.launches.at(0), kernel_label("csr", "merge_path"), alpha, a, x, beta, y,
+    static const std::string merge_path_label = kernel_label("csr", "merge_path");
+    csr_merge_path(exec, p.launches.at(0), merge_path_label, alpha, a, x, beta, y,
                    workspace);
   }
 };

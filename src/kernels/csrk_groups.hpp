@@ -114,8 +114,9 @@ template <class ExecutionSpace, class PermView, class XB, class WorkView>
 void permute_x(const ExecutionSpace& exec, const PermView& perm, const XB& x,
                const WorkView& x_permuted) {
   const std::int64_t n = static_cast<std::int64_t>(perm.extent(0));
+  static const std::string permute_x_label = kernel_label("csrk", "permute_x");
   Kokkos::parallel_for(
-      kernel_label("csrk", "permute_x"), range_policy<ExecutionSpace>(exec, 0, n),
+      permute_x_label, range_policy<ExecutionSpace>(exec, 0, n),
       PermuteXFunctor<PermView, decltype(x.x), WorkView>{perm, x.x, x_permuted, x.first,
                                                          x.count});
 }
@@ -164,7 +165,9 @@ void csrk_groups(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                                 typename csr_type::val_view, decltype(xb), decltype(yb),
                                 decltype(has_beta)::value, decltype(permuted)::value,
                                 decltype(three_levels)::value>;
-    team_parallel_for(kernel_label("csrk", decltype(three_levels)::value ? "k3" : "k2"), policy,
+    static const std::string levels_label =
+        kernel_label("csrk", decltype(three_levels)::value ? "k3" : "k2");
+    team_parallel_for(levels_label, policy,
                       functor{m.row_ptr(), m.col_indices(), m.values(), a.sr_ptr(), a.ssr_ptr(),
                               a.permutation(), xb, yb, alpha, beta, s.row_threads,
                               s.super_row_threads(), s.vector_length});

@@ -53,7 +53,8 @@ struct strategy_kernel<ell::column_groups> : without_workspace {
   static void run(const E& exec, const tuning::SpmvPolicy& p, const W&,
                   typename Y::non_const_value_type alpha, const Ell<V, I, D>& a, const X& x,
                   typename Y::non_const_value_type beta, const Y& y) {
-    ell_column_groups(exec, p.launches.at(0), kernel_label("ell", "column_groups"), alpha, a, x,
+    static const std::string column_groups_label = kernel_label("ell", "column_groups");
+    ell_column_groups(exec, p.launches.at(0), column_groups_label, alpha, a, x,
                       beta, y);
   }
 };

@@ -104,7 +104,8 @@ struct strategy_kernel<ell::rows> : without_workspace {
   static void run(const E& exec, const tuning::SpmvPolicy& p, const W&,
                   typename Y::non_const_value_type alpha, const Ell<V, I, D>& a, const X& x,
                   typename Y::non_const_value_type beta, const Y& y) {
-    ell_rows(exec, p.launches.at(0), kernel_label("ell", "rows"), alpha, a, x, beta, y);
+    static const std::string rows_label = kernel_label("ell", "rows");
+    ell_rows(exec, p.launches.at(0), rows_label, alpha, a, x, beta, y);
   }
 };
 

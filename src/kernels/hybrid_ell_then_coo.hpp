@@ -25,12 +25,14 @@ struct strategy_kernel<hybrid::ell_then_coo> : without_workspace {
   static void run(const E& exec, const tuning::SpmvPolicy& p, const W&,
                   typename Y::non_const_value_type alpha, const Hybrid<V, I, D>& a, const X& x,
                   typename Y::non_const_value_type beta, const Y& y) {
+    static const std::string ell_label = kernel_label("hybrid", "ell");
+    static const std::string coo_label = kernel_label("hybrid", "coo");
     if (a.ell_width() == 0)
       scale(exec, beta, y);
     else
-      ell_rows(exec, p.launches.at(0), kernel_label("hybrid", "ell"), alpha, a.ell(), x, beta, y);
+      ell_rows(exec, p.launches.at(0), ell_label, alpha, a.ell(), x, beta, y);
     const auto& coo = a.coo();
-    coo_segmented(exec, p.launches.at(1), kernel_label("hybrid", "coo"), alpha, coo.row_indices(),
+    coo_segmented(exec, p.launches.at(1), coo_label, alpha, coo.row_indices(),
                   coo.col_indices(), coo.values(), x, y);
   }
 };
@@ -56,12 +58,14 @@ struct strategy_kernel<hybrid::ell_then_load_balance> {
                   typename Y::non_const_value_type alpha, const Hybrid<V, I, D>& a, const X& x,
                   typename Y::non_const_value_type beta, const Y& y) {
     using scalar = typename Y::non_const_value_type;
+    static const std::string ell_label = kernel_label("hybrid", "ell");
+    static const std::string coo_label = kernel_label("hybrid", "coo");
     if (a.ell_width() > 0) {
-      ell_rows(exec, p.launches.at(0), kernel_label("hybrid", "ell"), alpha, a.ell(), x, beta, y);
+      ell_rows(exec, p.launches.at(0), ell_label, alpha, a.ell(), x, beta, y);
       beta = scalar(1);
     }
     if (a.coo().nnz() > 0)
-      coo_load_balance(exec, p.launches.at(1), kernel_label("hybrid", "coo"), alpha, a.coo(), x,
+      coo_load_balance(exec, p.launches.at(1), coo_label, alpha, a.coo(), x,
                        beta, y, workspace);
     else if (a.ell_width() == 0)
       scale(exec, beta, y);

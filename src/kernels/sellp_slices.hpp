@@ -88,7 +88,8 @@ struct strategy_kernel<sellp::slices> : without_workspace {
   static void run(const E& exec, const tuning::SpmvPolicy& p, const W&,
                   typename Y::non_const_value_type alpha, const Sellp<V, I, D>& a, const X& x,
                   typename Y::non_const_value_type beta, const Y& y) {
-    sellp_slices(exec, p.launches.at(0), kernel_label("sellp", "slices"), alpha, a, x, beta, y);
+    static const std::string slices_label = kernel_label("sellp", "slices");
+    sellp_slices(exec, p.launches.at(0), slices_label, alpha, a, x, beta, y);
   }
 };
 
