@@ -61,6 +61,7 @@ struct DeviceProfile {
   int warps_per_cu = 1;             ///< warps per compute unit in 000 §3.2.2's launch size (FP32 cores / 32)
   int oversubscription = 0;         ///< omega of the warp-chunk kernels; 0 = 000 §3.2.2's rule by nonzeros
   int merge_path_items = 8;         ///< CSR merge_path: merge-path items (rows + nonzeros) per lane of a tile; hosts: 0 = the rule of select_csr.hpp (host_tiles_per_thread)
+  int merge_path_team_resident = 0; ///< GPUs: team tiles of CSR merge_path resident per compute unit (fp64); > 0 fits their items per lane to whole waves (select_csr.hpp), 0 = merge_path_items
   int csrk_k = 2;                   ///< CSR-k levels when the caller leaves k = 0
   std::string csrk_model = "none";  ///< 002 §4.1 size model ("hopper", "ampere", "volta", "fitted": the csrk_*_constant/log keys) or "none" = fixed sizes
   // csrk_model "fitted": kobalt-tune's size model SSRS = round(a - b ln r),
@@ -171,6 +172,7 @@ inline constexpr ProfileKey profile_keys[] = {
     {"warps_per_cu", &DeviceProfile::warps_per_cu, 1, 1024},
     {"oversubscription", &DeviceProfile::oversubscription, 0, 1 << 20},
     {"merge_path_items", &DeviceProfile::merge_path_items, 0, 1 << 20},
+    {"merge_path_team_resident", &DeviceProfile::merge_path_team_resident, 0, 1024},
     {"csrk_k", &DeviceProfile::csrk_k, 2, 3},
     {"csrk_model", &DeviceProfile::csrk_model, 0, 0, detail::csrk_model_names},
     {"csrk_ssrs_constant", &DeviceProfile::csrk_ssrs_constant, -detail::profile_size_max,
@@ -285,6 +287,7 @@ inline void h200_row(DeviceProfile& p) {
   p.auto_ell_setup_spmvs = 41.212426892228976;
   p.auto_hybrid_setup_spmvs = 26.593725254318791;
   p.auto_sellp_slice_size = 32;
+  p.merge_path_team_resident = 12;
 }
 
 inline void h200_host_row(DeviceProfile& p) {

@@ -62,6 +62,17 @@ inline constexpr std::int64_t host_min_tile_items = 16384;
 /// "merge_path_team_warps"). From memory warp tiles stayed faster.
 inline constexpr int merge_path_team_warps = 4;
 
+// GPU team tiles fitted to waves (profile merge_path_team_resident > 0)
+// (docs/sources.md: "merge_path_team_resident").
+/// The fewest items per lane a team tile fitted to waves takes: fewer ran
+/// no faster below one wave and slower on one matrix.
+inline constexpr int merge_path_team_items_min = 8;
+/// The most items per lane a team tile fitted to waves takes.
+inline constexpr int merge_path_team_items_max = 12;
+/// A team tile's fixed work (its search, scans, split rows and stores) in
+/// items per lane: what a wave of tiles costs beyond its items.
+inline constexpr int merge_path_team_fixed_items = 5;
+
 namespace detail {
 /// Whether GPU merge_path cuts a tile per team of merge_path_team_warps
 /// warps: 8 bytes per nonzero (the least a CSR entry takes) within half the
@@ -76,6 +87,31 @@ inline bool merge_path_team_tiles(const MatrixStats& stats, const DeviceProfile&
          stats.rows + stats.nnz >= team_tile * std::max(profile.compute_units, 1);
 }
 
+/// Items per lane of GPU team tiles: where the profile knows how many team
+/// tiles a compute unit holds, the count that ends the matrix in the fewest
+/// whole waves of resident tiles, each wave weighed by its tile's work (a
+/// last wave that fills part of the GPU costs a full tile's time); larger
+/// tiles at equal cost. Else the profile's merge_path_items.
+inline int merge_path_team_items(const MatrixStats& stats, const DeviceProfile& profile) {
+  if (profile.merge_path_team_resident <= 0) return std::max(profile.merge_path_items, 1);
+  const std::int64_t items = std::max<std::int64_t>(stats.rows + stats.nnz, 1);
+  const std::int64_t threads = std::int64_t{std::max(profile.warp_width, 1)} * merge_path_team_warps;
+  const std::int64_t resident =
+      std::int64_t{profile.merge_path_team_resident} * std::max(profile.compute_units, 1);
+  int best = merge_path_team_items_min;
+  std::int64_t best_cost = -1;
+  for (int n = merge_path_team_items_min; n <= merge_path_team_items_max; ++n) {
+    const std::int64_t tiles = (items + threads * n - 1) / (threads * n);
+    const std::int64_t waves = (tiles + resident - 1) / resident;
+    const std::int64_t cost = waves * (n + merge_path_team_fixed_items);
+    if (best_cost < 0 || cost <= best_cost) {
+      best = n;
+      best_cost = cost;
+    }
+  }
+  return best;
+}
+
 /// Whether GPU merge_path with launch `s` finishes every split row in the
 /// tile kernel: a row of L nonzeros is L + 1 merge-path items, so at most
 /// ceil((L + 1) / tile) tiles end inside it. Unknown row lengths (none
@@ -88,8 +124,9 @@ inline bool merge_path_fits_one_launch(const MatrixStats& stats, const LaunchSha
 }  // namespace detail
 
 /// CSR merge_path: tiles of merge_path_items items per lane, one tile per
-/// team of merge_path_team_warps warps where detail::merge_path_team_tiles,
-/// else one per warp of the profile's warp width (team_threads / W warps per
+/// team of merge_path_team_warps warps where detail::merge_path_team_tiles
+/// (items per lane fitted to waves where the profile knows the resident
+/// tiles: detail::merge_path_team_items), else one per warp of the profile's warp width (team_threads / W warps per
 /// team); the
 /// rows split between tiles finish in the tile kernel while the longest row
 /// allows it (LaunchForm::one_launch), else in a fixup launch (with_fixup).
@@ -109,9 +146,16 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
     s.entries_per_thread = std::max(profile.merge_path_items, 1);
     if (detail::merge_path_team_tiles(stats, profile)) {
       s.team_size = s.row_threads = merge_path_team_warps;
+      s.entries_per_thread = detail::merge_path_team_items(stats, profile);
       rule = "tiles of " + std::to_string(s.entries_per_thread * s.vector_length * s.row_threads) +
              " rows + nonzeros per team of " + std::to_string(s.row_threads) +
-             " warps (8 bytes per nonzero within half the L2, a tile or more per compute unit)";
+             " warps (8 bytes per nonzero within half the L2, a tile or more per compute unit" +
+             (profile.merge_path_team_resident > 0
+                  ? "; " + std::to_string(s.entries_per_thread) +
+                        " items per lane end it in the fewest waves of " +
+                        std::to_string(profile.merge_path_team_resident) +
+                        " tiles per compute unit)"
+                  : ")");
     } else {
       rule = "tiles of " + std::to_string(s.entries_per_thread * s.vector_length) +
              " rows + nonzeros per warp (device profile)";

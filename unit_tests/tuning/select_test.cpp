@@ -253,6 +253,47 @@ TEST(SelectCsr, MergePathTeamTilesWhereTheMatrixStaysInTheL2) {
             tuning::LaunchForm::with_fixup);
 }
 
+// GPU team tiles where the profile knows the resident tiles: the items per
+// lane (8-12) that end the matrix in the fewest whole waves, each weighed by
+// its tile's work (n + merge_path_team_fixed_items). The three mid-size
+// graphs and email-Enron, 12 tiles per SM of 132: cnr-2000 1.94 waves at
+// 9, dblp-2010 one wave at 10, uk-2007-05_100000 1.94 at 8, email-Enron a
+// quarter wave at any count, so the least work a tile.
+TEST(SelectCsr, MergePathTeamItemsEndInWholeWaves) {
+  DeviceProfile gpu = fake_gpu_profile();
+  gpu.l2_bytes = std::uint64_t(60) << 20;
+  const auto items = [&](std::int64_t rows, std::int64_t nnz) {
+    MatrixStats st = stats_of(rows, 100, double(nnz) / double(rows));
+    st.nnz = nnz;
+    const SpmvPolicy p = tuning::select(st, gpu, csr::merge_path{});
+    EXPECT_EQ(only_launch(p).row_threads, tuning::merge_path_team_warps);
+    return only_launch(p).entries_per_thread;
+  };
+  // Unknown residency: the profile's items.
+  EXPECT_EQ(gpu.merge_path_team_resident, 0);
+  EXPECT_EQ(items(325557, 3216152), gpu.merge_path_items);
+  gpu.merge_path_team_resident = 12;
+  EXPECT_EQ(items(325557, 3216152), 9);
+  EXPECT_EQ(items(326186, 1615400), 10);
+  EXPECT_EQ(items(100000, 3050615), 8);
+  EXPECT_EQ(items(36692, 367662), tuning::merge_path_team_items_min);
+  // No other count in range ends in fewer waves at less work.
+  const std::int64_t resident = 12 * 132, threads = 32 * tuning::merge_path_team_warps;
+  for (const std::int64_t total : {400000, 1941586, 3541709, 3150615, 4200000}) {
+    const auto cost = [&](std::int64_t n) {
+      const std::int64_t tiles = (total + threads * n - 1) / (threads * n);
+      return (tiles + resident - 1) / resident * (n + tuning::merge_path_team_fixed_items);
+    };
+    const std::int64_t chosen = items(total / 10, total - total / 10);
+    EXPECT_GE(chosen, tuning::merge_path_team_items_min);
+    EXPECT_LE(chosen, tuning::merge_path_team_items_max);
+    for (int n = tuning::merge_path_team_items_min; n <= tuning::merge_path_team_items_max; ++n)
+      EXPECT_LE(cost(chosen), cost(n)) << total << " items, " << n << " per lane";
+  }
+  const SpmvPolicy p = tuning::select(stats_of(325557, 100, 9.88), gpu, csr::merge_path{});
+  EXPECT_NE(p.rule.find("fewest waves"), std::string::npos) << p.rule;
+}
+
 // 003 Alg. 3 on NVIDIA: a row longer than 1024 takes the balanced cases:
 // merge_path from 2e5 nonzeros or where it runs in one launch (no row
 // longer than 8191 for tiles of 256 items: at most 32 tiles end inside
