@@ -67,8 +67,10 @@ inline constexpr int merge_path_team_warps = 4;
 /// The fewest items per lane a team tile fitted to waves takes: fewer ran
 /// no faster below one wave and slower on one matrix.
 inline constexpr int merge_path_team_items_min = 8;
-/// The most items per lane a team tile fitted to waves takes.
-inline constexpr int merge_path_team_items_max = 12;
+/// The most items per lane a team tile fitted to waves takes: with more,
+/// the tiles' scratch lets fewer of them share a compute unit than the
+/// profile's count.
+inline constexpr int merge_path_team_items_max = 11;
 /// A team tile's fixed work (its search, scans, split rows and stores) in
 /// items per lane: what a wave of tiles costs beyond its items.
 inline constexpr int merge_path_team_fixed_items = 5;

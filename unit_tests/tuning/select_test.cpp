@@ -254,7 +254,7 @@ TEST(SelectCsr, MergePathTeamTilesWhereTheMatrixStaysInTheL2) {
 }
 
 // GPU team tiles where the profile knows the resident tiles: the items per
-// lane (8-12) that end the matrix in the fewest whole waves, each weighed by
+// lane (8-11) that end the matrix in the fewest whole waves, each weighed by
 // its tile's work (n + merge_path_team_fixed_items). The three mid-size
 // graphs and email-Enron, 12 tiles per SM of 132: cnr-2000 1.94 waves at
 // 9, dblp-2010 one wave at 10, uk-2007-05_100000 1.94 at 8, email-Enron a
