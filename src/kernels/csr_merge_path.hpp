@@ -544,11 +544,13 @@ struct CsrMergeFixupFunctor {
 
 /// y = alpha*A*x + beta*y for a Csr with the merge-path tiles `p` (made by
 /// make_csr_merge_path with s.entries_per_thread * s.vector_length items per
-/// tile): the tile kernel, then the fixup unless p.one_launch().
+/// tile): the tile kernel, then the fixup unless p.one_launch(), under
+/// `label` and `fixup_label`.
 template <class ExecutionSpace, class Value, class Index, class Device, class Offset, class XView,
           class YView>
 void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
-                    const std::string& label, typename YView::non_const_value_type alpha,
+                    const std::string& label, const std::string& fixup_label,
+                    typename YView::non_const_value_type alpha,
                     const Csr<Value, Index, Device, Offset>& a, const XView& x,
                     typename YView::non_const_value_type beta, const YView& y,
                     const CsrMergePath<typename Device::memory_space, widest_t<Value>>& p) {
@@ -660,7 +662,6 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
         using fixup = CsrMergeFixupFunctor<ExecutionSpace, Lanes::value, decltype(yb)>;
         const fixup g{yb, alpha, p.tile_row.data(), p.run_last.data(), p.carries.data(), rows,
                       tiles};
-        const std::string fixup_label = label + "::fixup";
         const auto fixup_policy = [&](int team) {
           const std::int64_t per_team = std::int64_t{team} * Lanes::value;
           auto policy = checked_team_policy<policy_type>(
@@ -701,7 +702,8 @@ struct strategy_kernel<csr::merge_path> {
                   typename Y::non_const_value_type alpha, const Csr<V, I, D, O>& a, const X& x,
                   typename Y::non_const_value_type beta, const Y& y) {
     static const std::string merge_path_label = kernel_label("csr", "merge_path");
-    csr_merge_path(exec, p.launches.at(0), merge_path_label, alpha, a, x, beta, y,
+    static const std::string fixup_label = merge_path_label + "::fixup";
+    csr_merge_path(exec, p.launches.at(0), merge_path_label, fixup_label, alpha, a, x, beta, y,
                    workspace);
   }
 };

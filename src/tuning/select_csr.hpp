@@ -128,10 +128,10 @@ inline bool merge_path_fits_one_launch(const MatrixStats& stats, const LaunchSha
 /// CSR merge_path: tiles of merge_path_items items per lane, one tile per
 /// team of merge_path_team_warps warps where detail::merge_path_team_tiles
 /// (items per lane fitted to waves where the profile knows the resident
-/// tiles: detail::merge_path_team_items), else one per warp of the profile's warp width (team_threads / W warps per
-/// team); the
-/// rows split between tiles finish in the tile kernel while the longest row
-/// allows it (LaunchForm::one_launch), else in a fixup launch (with_fixup).
+/// tiles: detail::merge_path_team_items), else one per warp of the
+/// profile's warp width (team_threads / W warps per team); the rows split
+/// between tiles finish in the tile kernel while the longest row allows it
+/// (LaunchForm::one_launch), else in a fixup launch (with_fixup).
 /// Hosts: one thread walks a tile; for a matrix beyond the last-level
 /// cache host_tiles_per_thread tiles per thread of at least
 /// host_min_tile_items (never fewer tiles than threads), else one tile per
