@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // COO "load_balance": 000 §3.2.1 Alg. 1's equal chunks of entries per warp,
 // with beta applied and split rows combined in chunk order instead of
-// atomics (the chunk kernel of load_balance_chunks.hpp): one launch per
+// atomics (the chunk kernel of load_balance_chunks.hpp; on GPUs the team
+// tiles of coo_tiles.hpp over the same workspace): one launch per
 // apply, no pre-scaled y, the same bits on every run. Also the COO part of
 // Hybrid ell_then_load_balance and the flat part of ALIGNED_COO
 // flat_then_seg. The row of an entry is read from the row indices. The rows
@@ -15,6 +16,7 @@
 #include "../range.hpp"
 #include "common.hpp"
 #include "strategy_kernel.hpp"
+#include "coo_tiles.hpp"
 #include "load_balance_chunks.hpp"
 #include "../formats/coo.hpp"
 #include "../tuning/policy.hpp"
@@ -160,7 +162,11 @@ void coo_load_balance(const ExecutionSpace& exec, const tuning::LaunchShape& s,
   const std::int64_t empty = beta == scalar(1) ? 0 : static_cast<std::int64_t>(p.empty.extent(0));
   const CooRowIndices<index_view> rows{a.row_indices(), p.empty.data(), a.nnz(), empty,
                                        p.parts.chunks};
-  load_balance_chunks(exec, s, label, alpha, rows, a.col_indices(), a.values(), x, beta, y, p.parts);
+  if (s.form == tuning::LaunchForm::team_tiles)
+    coo_tiles(exec, s, label, alpha, rows, a.col_indices(), a.values(), x, beta, y, p.parts);
+  else
+    load_balance_chunks(exec, s, label, alpha, rows, a.col_indices(), a.values(), x, beta, y,
+                        p.parts);
 }
 
 /// coo::load_balance: the handle keeps the split rows' partial sums.

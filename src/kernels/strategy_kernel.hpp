@@ -53,9 +53,11 @@ std::size_t workspace_bytes(const Workspace& w) {
 }
 
 /// Entries one chunk (tile) of a chunked launch covers: what the
-/// partitions of the load-balancing kernels are cut for.
+/// partitions of the load-balancing kernels are cut for. Team tiles give
+/// each of a team's threads a run of entries; the other chunks, each lane.
 inline std::int64_t chunk_entries(const tuning::LaunchShape& l) {
-  return l.entries_per_thread * l.vector_length;
+  return l.entries_per_thread *
+         (l.form == tuning::LaunchForm::team_tiles ? l.team_size : l.vector_length);
 }
 
 /// Base of the records whose kernels keep nothing: no allocation at setup

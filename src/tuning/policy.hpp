@@ -23,7 +23,12 @@ enum class LaunchForm {
   host_simd,       ///< SELL-P on hosts: a slice's rows are one SIMD vector
   one_launch,      ///< GPU merge_path: rows split between tiles finish in the tile kernel
   with_fixup,      ///< GPU merge_path: a second launch finishes the split rows
+  team_tiles,      ///< GPU COO load_balance: a team per tile, a run of entries per thread
 };
+
+/// Entries per thread of a team_tiles launch: a run of 4 is a multiple of
+/// 16 bytes in every index and value array, read with 16-byte loads.
+inline constexpr int team_tile_run = 4;
 
 /// The form's name as policies print it.
 inline const char* form_name(LaunchForm f) {
@@ -34,6 +39,7 @@ inline const char* form_name(LaunchForm f) {
     case LaunchForm::host_simd: return "host_simd";
     case LaunchForm::one_launch: return "one_launch";
     case LaunchForm::with_fixup: return "with_fixup";
+    case LaunchForm::team_tiles: return "team_tiles";
   }
   return "unknown";
 }

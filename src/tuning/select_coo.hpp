@@ -62,19 +62,45 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
   return detail::policy(profile, "coo", coo::segmented::name, {s}, std::move(rule));
 }
 
-/// COO load_balance: the same warp chunks, combined without atomics. Each
-/// chunk pays a fixed cost (its split rows' parts, fences and counters), so
-/// it wants fewer, longer chunks than Alg. 1; 8 was best or close in an ω
+/// COO load_balance on hosts: the same chunks, combined without atomics.
+/// Each chunk pays a fixed cost (its split rows' parts and counters), so it
+/// wants fewer, longer chunks than Alg. 1; 8 was best or close in an ω
 /// sweep (docs/sources.md: "combined_chunks_omega_cap"), and the rule itself
 /// gives 8 below 2e5 nonzeros.
 inline constexpr int combined_chunks_omega_cap = 8;
-/// COO load_balance: 000 Alg. 1's chunks with ω capped at
-/// combined_chunks_omega_cap.
+/// Threads of a GPU team tile of the kernels that combine split rows in
+/// chunk order: with runs of team_tile_run entries, tiles of 1024 entries
+/// (docs/sources.md: "coo_team_tile_threads").
+inline constexpr int coo_team_tile_threads = 256;
+
+namespace detail {
+/// The launch of a kernel that combines split rows in chunk order: team
+/// tiles on GPUs, 000 Alg. 1's chunks with ω capped at
+/// combined_chunks_omega_cap on hosts.
+inline LaunchShape combined_chunks_launch(const MatrixStats& stats, const DeviceProfile& profile,
+                                          const char* part) {
+  if (!profile.gpu) return warp_chunk_launch(stats, profile, part, combined_chunks_omega_cap);
+  LaunchShape s;
+  s.part = part;
+  s.team_size = coo_team_tile_threads;
+  s.entries_per_thread = team_tile_run;
+  s.form = LaunchForm::team_tiles;
+  return s;
+}
+/// Its rule, for describe().
+inline std::string combined_chunks_rule(const MatrixStats& stats, const DeviceProfile& profile) {
+  if (!profile.gpu) return chunk_rule(stats, profile, combined_chunks_omega_cap);
+  return "team tiles of " + std::to_string(coo_team_tile_threads) + " threads, a run of " +
+         std::to_string(team_tile_run) + " entries each";
+}
+}  // namespace detail
+
+/// COO load_balance: team tiles on GPUs, capped chunks on hosts.
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                          coo::load_balance) {
   return detail::policy(profile, "coo", coo::load_balance::name,
-                        {warp_chunk_launch(stats, profile, "chunks", combined_chunks_omega_cap)},
-                        detail::chunk_rule(stats, profile, combined_chunks_omega_cap));
+                        {detail::combined_chunks_launch(stats, profile, "chunks")},
+                        detail::combined_chunks_rule(stats, profile));
 }
 
 /// Hybrid with an ELL part of `ell_width` and `coo_nnz` entries in its COO
@@ -92,7 +118,7 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 }
 
 /// Hybrid, deterministic: the same ELL launch, then the COO part's chunks as
-/// coo::load_balance sizes them (omega capped at combined_chunks_omega_cap).
+/// coo::load_balance sizes them.
 inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                          hybrid::ell_then_load_balance, std::int64_t ell_width,
                          std::int64_t coo_nnz) {
@@ -101,10 +127,9 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
   return detail::policy(
       profile, "hybrid", hybrid::ell_then_load_balance::name,
       {detail::ell_launch(profile, stats.rows, ell_width, "ell"),
-       warp_chunk_launch(coo, profile, "coo", combined_chunks_omega_cap)},
+       detail::combined_chunks_launch(coo, profile, "coo")},
       "ELL part by 000 Alg. 4 (width " + std::to_string(ell_width) +
-          "), COO part combined in chunk order: " +
-          detail::chunk_rule(coo, profile, combined_chunks_omega_cap));
+          "), COO part combined in chunk order: " + detail::combined_chunks_rule(coo, profile));
 }
 
 /// ALIGNED_COO with `flat_nnz` entries in its flat part: the seg kernel
@@ -128,10 +153,8 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
   flat.nnz = flat_nnz;
   return detail::policy(
       profile, "aligned_coo", aligned_coo::flat_then_seg::name,
-      {warp_chunk_launch(flat, profile, "flat", combined_chunks_omega_cap),
-       row_launch(profile, 1, "seg")},
-      "flat part combined in chunk order: " +
-          detail::chunk_rule(flat, profile, combined_chunks_omega_cap) +
+      {detail::combined_chunks_launch(flat, profile, "flat"), row_launch(profile, 1, "seg")},
+      "flat part combined in chunk order: " + detail::combined_chunks_rule(flat, profile) +
           "; a thread per lane (004 Alg. 2, race-free form)");
 }
 

@@ -73,6 +73,10 @@ TYPED_TEST(LaunchSize, RankOneRowKernelsTakeTheParameterPath) {
                                                    YB, true>,
                          team>()),
             limit);
+  EXPECT_LT((launch_size<detail::CooTilesFunctor<E, 32, detail::CooRowIndices<IV>, IV, VV, XB, YB,
+                                                 true>,
+                         team>()),
+            limit);
   EXPECT_LT((launch_size<detail::AlignedCooSegFunctor<E, IV, VV, XB, YB, true>, team>()), limit);
 #else
   GTEST_SKIP() << "no constant-memory launch path on " << Kokkos::DefaultExecutionSpace::name();

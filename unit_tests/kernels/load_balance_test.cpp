@@ -3,8 +3,8 @@
 // CSR load_balance (kernels/csr_load_balance.hpp), CSR merge_path
 // (kernels/csr_merge_path.hpp), COO segmented
 // (kernels/coo_segmented.hpp, 000 Alg. 1), COO load_balance
-// (kernels/coo_load_balance.hpp), Hybrid's COO part (segmented and load_balance)
-// and ALIGNED_COO's flat part (flat_then_seg), on every
+// (kernels/coo_load_balance.hpp; team tiles on GPUs), Hybrid's COO part
+// (segmented and load_balance) and ALIGNED_COO's flat part (flat_then_seg), on every
 // edge matrix and every shared matrix, rank 1 and rank 2, at the tuned
 // chunk size and at tiny chunks (1, 2, 5 and 64 entries per lane), where
 // every row of more than a few entries is split over many chunks: the
@@ -202,6 +202,38 @@ TEST(MergePathForms, OneLaunchWhileEveryRunFitsTheWarp) {
         kobalt::detail::make_csr_merge_path(exec, make_csr(short_rows), 256, one_launch);
     EXPECT_TRUE(shorts.one_launch());
   }
+}
+
+// COO load_balance on arrays that do not start on a 16-byte boundary
+// (Views into larger arrays, one entry in): GPU team tiles read such runs
+// entry by entry instead of with 16-byte loads.
+TYPED_TEST(LoadBalanceSpmv, CooArraysOffTheirAlignment) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  using Matrix = Coo<V, I>;
+  Triplets<V, I> t;
+  t.rows = 700;
+  t.cols = 900;
+  Lcg rng(3);
+  for (I i = 0; i < t.rows; ++i)
+    for (I j = 0; j < (i % 50 == 0 ? 400 : i % 7); ++j)
+      t.push_back(i, (j * 31 + i) % t.cols, static_cast<V>(rng.uniform() - 0.5));
+  t.assemble();
+  const auto coo = to_coo(make_csr(t));
+  const std::int64_t nnz = coo.nnz();
+  const std::pair<std::int64_t, std::int64_t> shifted(1, nnz + 1);
+  typename Matrix::index_view row("row", nnz + 1), col("col", nnz + 1);
+  typename Matrix::value_view val("val", nnz + 1);
+  Kokkos::deep_copy(Kokkos::subview(row, shifted), coo.row_indices());
+  Kokkos::deep_copy(Kokkos::subview(col, shifted), coo.col_indices());
+  Kokkos::deep_copy(Kokkos::subview(val, shifted), coo.values());
+  const Matrix off(coo.rows(), coo.cols(), Kokkos::subview(row, shifted),
+                   Kokkos::subview(col, shifted), Kokkos::subview(val, shifted));
+  const exec_type exec;
+  for (const std::int64_t per_lane : {0, 1, 3})
+    expect_handle_matches_reference(exec, handle_with_chunks(off, coo::load_balance{}, per_lane),
+                                    off, t, "coo:load_balance off alignment per_lane=" +
+                                                std::to_string(per_lane));
 }
 
 using LoadBalanceShared = NeedsSharedMatrices<>;

@@ -439,26 +439,40 @@ TEST(SelectWarpChunks, HotRowAtomicsLengthenTheChunks) {
   EXPECT_EQ(only_launch(tuning::select(arrow, gpu, coo::segmented{})).entries_per_thread, rule);
 }
 
-// COO load_balance takes the same launch with omega capped at 8 (longer
-// chunks amortise each chunk's combine); a profile's own omega is not capped.
-TEST(SelectWarpChunks, CombinedChunksCapOmega) {
+// The kernels that combine split rows in chunk order run team tiles on GPUs
+// (256 threads, a run of 4 entries each, whatever the size or the profile's
+// omega), in COO load_balance and the deterministic Hybrid and ALIGNED_COO
+// parts alike; hosts keep 000 Alg. 1's chunks with omega capped at 8.
+TEST(SelectWarpChunks, CombinedChunksAreTeamTilesOnGpus) {
   DeviceProfile gpu = fake_gpu_profile();
-  for (const std::int64_t nnz : {std::int64_t{1000}, std::int64_t{5000000}, std::int64_t{300000000}}) {
+  for (const std::int64_t nnz :
+       {std::int64_t{1000}, std::int64_t{5000000}, std::int64_t{300000000}}) {
     MatrixStats st = stats_of(1000, 10);
     st.nnz = nnz;
-    const std::int64_t warps = std::min<std::int64_t>(
-        std::int64_t(std::min(tuning::oversubscription(gpu, nnz), 8)) * 132 * 4, (nnz + 31) / 32);
-    const SpmvPolicy p = tuning::select(st, gpu, coo::load_balance{});
-    EXPECT_EQ(only_launch(p).entries_per_thread, (nnz + warps * 32 - 1) / (warps * 32)) << nnz;
-    EXPECT_EQ(p.rule.find("capped") != std::string::npos, tuning::oversubscription(gpu, nnz) > 8)
-        << p.rule;
+    for (const LaunchShape& s :
+         {only_launch(tuning::select(st, gpu, coo::load_balance{})),
+          tuning::select(st, gpu, hybrid::ell_then_load_balance{}, 2, nnz).launches.at(1),
+          tuning::select(st, gpu, aligned_coo::flat_then_seg{}, nnz).launches.at(0)}) {
+      EXPECT_EQ(s.form, tuning::LaunchForm::team_tiles) << s;
+      EXPECT_EQ(s.team_size, tuning::coo_team_tile_threads) << s;
+      EXPECT_EQ(s.vector_length, 1) << s;
+      EXPECT_EQ(s.entries_per_thread, tuning::team_tile_run) << s;
+      EXPECT_EQ(kobalt::detail::chunk_entries(s), 1024) << s;
+    }
+    EXPECT_NE(tuning::select(st, gpu, coo::load_balance{}).rule.find("team tiles"),
+              std::string::npos);
   }
   gpu.oversubscription = 64;
   MatrixStats st = stats_of(1000, 10);
   st.nnz = 5000000;
-  const std::int64_t warps = std::int64_t{64} * 132 * 4;
-  EXPECT_EQ(only_launch(tuning::select(st, gpu, coo::load_balance{})).entries_per_thread,
-            (st.nnz + warps * 32 - 1) / (warps * 32));
+  EXPECT_EQ(only_launch(tuning::select(st, gpu, coo::load_balance{})).form,
+            tuning::LaunchForm::team_tiles);
+  DeviceProfile host = host_profile();
+  host.compute_units = 3;
+  st.nnz = 301;
+  const LaunchShape h = only_launch(tuning::select(st, host, coo::load_balance{}));
+  EXPECT_EQ(h.form, tuning::LaunchForm::single);
+  EXPECT_EQ(kobalt::detail::chunk_entries(h), 101);  // ceil(301 / 3), one lane
 }
 
 TEST(SelectEll, LanesByTheOnePercentRule) {

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// COO load_balance on GPUs: a team takes a tile of consecutive row-sorted
+// entries and each of its threads a run of E of them, read with 16-byte
+// loads and summed in order, so rows inside a run cost no lane exchange.
+// One segmented scan per warp, keyed by the row each run ends in, then the
+// warps' open sums through scratch, join the runs of a row; a row that
+// crosses a tile border leaves a part per tile, combined as in
+// load_balance_chunks.hpp (finish_split_rows.hpp). One launch, beta
+// applied, the same bits on every run; rows without entries come from the
+// handle's list. The GPU form of coo::load_balance (LaunchForm::team_tiles,
+// coo_load_balance.hpp), with the chunk kernel's workspace: a chunk is a
+// tile.
+//
+// Mapping: league entry -> one tile of team_size * E entries; team thread
+// th (vector length 1: consecutive threads make the hardware warps) ->
+// entries th*E .. th*E + E - 1 of the tile.
+#pragma once
+
+#include "common.hpp"
+#include "finish_split_rows.hpp"
+#include "load_balance_chunks.hpp"
+#include "../arch/arch.hpp"
+#include "../errors.hpp"
+#include "../tuning/policy.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace kobalt::detail {
+
+/// Entries per thread of a tile (tuning::team_tile_run).
+inline constexpr int coo_tiles_run = tuning::team_tile_run;
+
+/// E consecutive T, read as one object on a 16-byte boundary: one or more
+/// 16-byte loads instead of E narrow ones.
+template <class T, int E>
+struct alignas(16) RunOf {
+  T v[E];
+};
+
+template <class ExecutionSpace, int W, class Rows, class IndexView, class ValueView, class XB,
+          class YB, bool HasBeta>
+struct CooTilesFunctor {
+  using index_type = typename IndexView::non_const_value_type;
+  using value_type = typename ValueView::non_const_value_type;
+  using scalar = typename YB::scalar;
+  using part = widest_t<scalar>;
+  using member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using L = arch::lanes<ExecutionSpace>;
+  using sums = Sums<scalar, XB::count_max>;
+  using Finish = LastPart<index_type>;
+  static constexpr int N = XB::count_max;
+  static constexpr int E = coo_tiles_run;
+  static_assert(E * sizeof(index_type) % 16 == 0 && E * sizeof(value_type) % 16 == 0);
+
+  Rows rows;  // CooRowIndices: the row indices and the rows without entries
+  IndexView col;
+  ValueView val;
+  XB x;
+  YB y;
+  scalar alpha, beta;
+  part* partials;  // raw, as in load_balance_chunks.hpp: the handle owns them
+  int* arrived;
+  std::int64_t nnz, tile, tiles;
+  std::int64_t empty_per_tile;  // rows of the empty list each tile scales
+  bool aligned;  // row, col and val start on 16-byte boundaries
+
+  /// Slot of tile cc's part of a row whose first tile is c1 (load_balance_chunks.hpp).
+  KOKKOS_INLINE_FUNCTION std::int64_t slot(std::int64_t cc, std::int64_t c1) const {
+    return (2 * cc + (cc == c1 ? 1 : 0)) * rhs_block;
+  }
+  /// Whether row r began before tile c.
+  KOKKOS_INLINE_FUNCTION bool began_before(index_type r, std::int64_t c) const {
+    return c > 0 && rows.row(c * tile - 1) == r;
+  }
+  /// Whether row r goes on after tile c.
+  KOKKOS_INLINE_FUNCTION bool goes_on_after(index_type r, std::int64_t c) const {
+    return c + 1 < tiles && rows.row((c + 1) * tile) == r;
+  }
+  /// The first tile of row r, which began before tile t: galloping back
+  /// over the tiles' borders (1, 2, 4, ... tiles), then bisection, so the
+  /// tiles of a row of many tiles do not each walk all of them.
+  KOKKOS_INLINE_FUNCTION std::int64_t first_tile(index_type r, std::int64_t t) const {
+    std::int64_t in = t, step = 1, out = t - 1;  // began_before(r, in), not at out
+    while (out > 0 && began_before(r, out)) {
+      in = out;
+      step *= 2;
+      out = t - step > 0 ? t - step : 0;
+    }
+    while (in - out > 1) {
+      const std::int64_t mid = out + (in - out) / 2;
+      if (began_before(r, mid)) in = mid;
+      else out = mid;
+    }
+    return out;
+  }
+  /// The last tile of row r, which goes on after tile t (the same way forward).
+  KOKKOS_INLINE_FUNCTION std::int64_t last_tile(index_type r, std::int64_t t) const {
+    std::int64_t in = t, step = 1, out = t + 1;  // goes_on_after(r, in), not at out
+    while (out < tiles - 1 && goes_on_after(r, out)) {
+      in = out;
+      step *= 2;
+      out = t + step < tiles - 1 ? t + step : tiles - 1;
+    }
+    while (out - in > 1) {
+      const std::int64_t mid = in + (out - in) / 2;
+      if (goes_on_after(r, mid)) in = mid;
+      else out = mid;
+    }
+    return out;
+  }
+  /// Tile t's part s of row r (tiles c1..c2), counted.
+  KOKKOS_INLINE_FUNCTION Finish arrive(std::int64_t t, index_type r, std::int64_t c1,
+                                       std::int64_t c2, const sums& s) const {
+    for (int j = 0; j < N; ++j) partials[slot(t, c1) + j] = static_cast<part>(s.v[j]);
+    Kokkos::memory_fence();  // the part is visible before the count says so
+    return count_part<ExecutionSpace>(arrived, r, c1, c2);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
+    constexpr index_type none = std::numeric_limits<index_type>::max();  // past the last entry
+    const int threads = team.team_size();
+    const int th = team.team_rank();
+    const int lane = th % W, warp = th / W, warps = threads / W;
+    const std::int64_t t = team.league_rank();
+    const std::int64_t t0 = t * tile;
+    const std::int64_t t1 = t0 + tile < nnz ? t0 + tile : nnz;
+
+    // Scratch: per warp the row its last run ends in, its open sums and the
+    // row its first run starts in.
+    index_type* warp_key = static_cast<index_type*>(
+        team_scratch_aligned(team, 0, static_cast<std::size_t>(warps) * sizeof(index_type), 16));
+    index_type* warp_first = static_cast<index_type*>(
+        team_scratch_aligned(team, 0, static_cast<std::size_t>(warps) * sizeof(index_type), 16));
+    scalar* warp_sum = static_cast<scalar*>(
+        team_scratch_aligned(team, 0, static_cast<std::size_t>(warps * N) * sizeof(scalar), 16));
+
+    // Tile t scales rows empty_per_tile*t .. of the list: no 64-bit
+    // division per thread, which cost more than the tile's entries.
+    if (empty_per_tile > 0) {
+      const std::int64_t begin = t * empty_per_tile;
+      const std::int64_t end = begin + empty_per_tile < rows.empty_count
+                                   ? begin + empty_per_tile : rows.empty_count;
+      for (std::int64_t i = begin + th; i < end; i += threads)
+        y.template store<HasBeta>(rows.empty[i], alpha, sums(), beta);
+    }
+
+    // The thread's run: whole runs with 16-byte loads, the matrix's last
+    // partial run (or unaligned arrays) entry by entry.
+    const std::int64_t e0 = t0 + static_cast<std::int64_t>(th) * E;
+    index_type r[E], c[E];
+    value_type v[E];
+    if (aligned && e0 + E <= t1) {
+      using IndexRun = RunOf<index_type, E>;
+      using ValueRun = RunOf<value_type, E>;
+      const IndexRun rr = *reinterpret_cast<const IndexRun*>(rows.row.data() + e0);
+      const IndexRun cc = *reinterpret_cast<const IndexRun*>(col.data() + e0);
+      const ValueRun vv = *reinterpret_cast<const ValueRun*>(val.data() + e0);
+      for (int j = 0; j < E; ++j) {
+        r[j] = rr.v[j];
+        c[j] = cc.v[j];
+        v[j] = vv.v[j];
+      }
+    } else {
+      for (int j = 0; j < E; ++j) {
+        const bool in = e0 + j < t1;
+        r[j] = in ? rows.row(e0 + j) : none;
+        c[j] = in ? col(e0 + j) : index_type(0);
+        v[j] = in ? val(e0 + j) : value_type(0);
+      }
+    }
+    // In order over the run: a row that starts and ends inside it is the
+    // thread's alone and stored at once; the first row's sum is kept (it
+    // may have begun before the run), the last row's stays open.
+    const index_type first = r[0];
+    index_type key = first;
+    sums s, head;
+    bool split = false;
+    for (int j = 0; j < E; ++j) {
+      if (r[j] != key) {
+        if (split) y.template store<HasBeta>(key, alpha, s, beta);
+        else head = s;
+        split = true;
+        key = r[j];
+        s = sums();
+      }
+      if (r[j] != none) x.fma(s, v[j], c[j]);
+    }
+
+    // The open sums, keyed by the row each run ends in, scanned in the warp.
+    arch::segmented_scan<ExecutionSpace, W>(lane, key, s.v);
+    const index_type key_before = L::template shfl_up<W>(key, 1);
+    sums open_before;  // the scanned sum of the lane before, in its row key_before
+    for (int j = 0; j < N; ++j) open_before.v[j] = L::template shfl_up<W>(s.v[j], 1);
+    const index_type next_first = L::template shfl_down<W>(first, 1);
+    const index_type warp_start = L::template shfl<W>(first, 0);
+    if (lane == W - 1) {
+      warp_key[warp] = key;
+      for (int j = 0; j < N; ++j) warp_sum[warp * N + j] = s.v[j];
+    }
+    if (lane == 0) warp_first[warp] = first;
+    team.team_barrier();
+    // The sum open at the end of warp w - 1, in row before_key: earlier
+    // warps chain only where a whole warp lies in one row.
+    sums before;
+    index_type before_key = none;
+    for (int w = 0; w < warp; ++w) {
+      const index_type k = warp_key[w];
+      for (int j = 0; j < N; ++j)
+        before.v[j] = (k == before_key ? before.v[j] : scalar(0)) + warp_sum[w * N + j];
+      before_key = k;
+    }
+    const index_type tile_first = rows.row(t0), tile_last = rows.row(t1 - 1);
+    const bool open_start = t0 > 0 && rows.row(t0 - 1) == tile_first;
+    const bool open_end = t1 < nnz && rows.row(t1) == tile_last;
+
+    Finish head_fin, tail_fin;
+    // The run's first row ends inside it: its total is the head plus what
+    // the runs before left open in that row.
+    if (split && first != none) {
+      if (lane > 0 && key_before == first) head += open_before;
+      if (first == warp_start && before_key == first) head += before;
+      if (open_start && first == tile_first)
+        head_fin = arrive(t, first, first_tile(first, t), t, head);
+      else
+        y.template store<HasBeta>(first, alpha, head, beta);
+    }
+    // The run's last row ends here when the next run starts another.
+    const index_type next =
+        lane < W - 1 ? next_first : (warp + 1 < warps ? warp_first[warp + 1] : none);
+    if (key != none && next != key) {
+      if (key == warp_start && before_key == key) s += before;
+      // The tile's first row counts as its head part, so that each of
+      // head_fin and tail_fin has at most one holder per tile.
+      const bool from_before = open_start && key == tile_first;
+      const bool goes_on = open_end && key == tile_last;
+      if (from_before || goes_on) {
+        const std::int64_t c1 = from_before ? first_tile(key, t) : t;
+        const std::int64_t c2 = goes_on ? last_tile(key, t) : t;
+        (from_before ? head_fin : tail_fin) = arrive(t, key, c1, c2, s);
+      } else {
+        y.template store<HasBeta>(key, alpha, s, beta);
+      }
+    }
+    // The split rows whose last part arrived here, each summed by its warp.
+    const auto part_of = [&](std::int64_t cc, const Finish& run) {
+      return partials + slot(cc, run.first);
+    };
+    finish_split_row<ExecutionSpace, W, HasBeta>(lane, head_fin, y, alpha, beta, arrived, part_of);
+    finish_split_row<ExecutionSpace, W, HasBeta>(lane, tail_fin, y, alpha, beta, arrived, part_of);
+  }
+};
+
+/// y = alpha*A*x + beta*y over `nnz` row-sorted entries (rows' row
+/// indices, col, val) in the tiles of `p` (chunks of s.team_size *
+/// coo_tiles_run entries), on GPUs; s is a team_tiles launch.
+template <class ExecutionSpace, class Rows, class IndexView, class ValueView, class XView,
+          class YView, class MemorySpace>
+void coo_tiles(const ExecutionSpace& exec, const tuning::LaunchShape& s, const std::string& label,
+               typename YView::non_const_value_type alpha, const Rows& rows, const IndexView& col,
+               const ValueView& val, const XView& x, typename YView::non_const_value_type beta,
+               const YView& y,
+               const ChunkParts<MemorySpace, widest_t<typename YView::non_const_value_type>>& p) {
+  using index_type = typename IndexView::non_const_value_type;
+  const std::int64_t nnz = static_cast<std::int64_t>(val.extent(0));
+  arch::with_lane_width(exec, [&](auto width) {
+    using Lanes = decltype(width);
+    if constexpr (Lanes::value == 1) {
+      throw invalid_parameter("kobalt: " + label + ": team tiles run on GPUs only, got " + s.str());
+    } else {
+      if (s.vector_length != 1 || s.team_size % Lanes::value != 0 ||
+          s.entries_per_thread != coo_tiles_run)
+        throw invalid_parameter("kobalt: " + label + " needs vector_length 1, whole warps of " +
+                                std::to_string(Lanes::value) + " threads and " +
+                                std::to_string(coo_tiles_run) + " entries per thread, got " +
+                                s.str());
+      if (p.chunk != static_cast<std::int64_t>(s.team_size) * coo_tiles_run ||
+          p.chunks != (nnz + p.chunk - 1) / p.chunk)
+        throw invalid_parameter("kobalt: " + label + ": the tiles are for another matrix or shape");
+      const auto address = [](const void* q) { return reinterpret_cast<std::uintptr_t>(q); };
+      const bool aligned =
+          (address(rows.row.data()) | address(col.data()) | address(val.data())) % 16 == 0;
+      const std::int64_t empty_per_tile = (rows.empty_count + p.chunks - 1) / p.chunks;
+      using policy_type = Kokkos::TeamPolicy<ExecutionSpace>;
+      const int warps = s.team_size / Lanes::value;
+      for_each_column_block(x, y, [&](auto xb, auto yb) {
+        using XB = decltype(xb);
+        using YB = decltype(yb);
+        // Three arrays, each padded to its 16-byte boundary.
+        const std::size_t scratch =
+            3 * 16 + 2 * static_cast<std::size_t>(warps) * sizeof(index_type) +
+            static_cast<std::size_t>(warps * XB::count_max) * sizeof(typename YB::scalar);
+        check_team_scratch(exec, label, 0, scratch);
+        dispatch_beta(beta, [&](auto has_beta) {
+          using functor = CooTilesFunctor<ExecutionSpace, Lanes::value, Rows, IndexView,
+                                          ValueView, XB, YB, decltype(has_beta)::value>;
+          auto policy = checked_team_policy<policy_type>(exec, label, p.chunks, s.team_size, 1);
+          policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
+          team_parallel_for(label, policy,
+                            functor{rows, col, val, xb, yb, alpha, beta, p.partials.data(),
+                                    p.arrived.data(), nnz, p.chunk, p.chunks, empty_per_tile,
+                                    aligned});
+        });
+      });
+    }
+  });
+}
+
+}  // namespace kobalt::detail
