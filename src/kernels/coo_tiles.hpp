@@ -54,6 +54,9 @@ struct CooTilesFunctor {
   using Finish = LastPart<index_type>;
   static constexpr int N = XB::count_max;
   static constexpr int E = coo_tiles_run;
+  /// A row index past the last entry's; a class constant because
+  /// numeric_limits' functions are host functions to nvcc.
+  static constexpr index_type none = std::numeric_limits<index_type>::max();
   static_assert(E * sizeof(index_type) % 16 == 0 && E * sizeof(value_type) % 16 == 0);
 
   Rows rows;  // CooRowIndices: the row indices and the rows without entries
@@ -121,7 +124,6 @@ struct CooTilesFunctor {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
-    constexpr index_type none = std::numeric_limits<index_type>::max();  // past the last entry
     const int threads = team.team_size();
     const int th = team.team_rank();
     const int lane = th % W, warp = th / W, warps = threads / W;
