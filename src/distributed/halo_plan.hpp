@@ -29,6 +29,16 @@ struct HaloPlan {
 
   std::int64_t sent_entries() const { return send_offsets.back(); }      ///< x entries sent per product
   std::int64_t received_entries() const { return recv_offsets.back(); }  ///< ghosts received per product
+
+  /// True where each neighbour's entries are consecutive x positions (rows
+  /// cut into slabs of a grid): a send can then read x where it lies.
+  bool sends_are_runs() const {
+    for (std::size_t r = 0; r + 1 < send_offsets.size(); ++r)
+      for (std::int64_t k = send_offsets[r] + 1; k < send_offsets[r + 1]; ++k)
+        if (send_index[static_cast<std::size_t>(k)] != send_index[static_cast<std::size_t>(k - 1)] + 1)
+          return false;
+    return true;
+  }
 };
 
 namespace detail {

@@ -62,14 +62,15 @@ bool ranks_share_a_device(MPI_Comm comm, const ExecutionSpace& exec) {
 
 }  // namespace detail
 
-/// One exchange at a time, as MpiTransport: start(exec, x) enqueues the
-/// packing and every receive and send (one NCCL group) on a second instance
-/// of the handle's own (side(), arch::urgent_instance of the setup
-/// instance), after `exec`'s work so far, so that the diagonal product on
-/// `exec` runs meanwhile; work enqueued on side() after start() sees the
-/// ghosts; finish(exec) orders `exec` after all of it and returns the
-/// ghosts. The host never waits. side() has the greatest stream priority so
-/// that its small kernels do not wait for the diagonal product's last wave.
+/// One exchange at a time, as MpiTransport: enter(exec) orders a second
+/// instance of the handle's own (side(), arch::urgent_instance of the setup
+/// instance) after `exec`'s work so far; send(x) enqueues there the packing
+/// and every receive and send (one NCCL group), so that the diagonal
+/// product on `exec` runs meanwhile; work enqueued on side() after send()
+/// sees the ghosts; finish(exec) orders `exec` after all of it and returns
+/// the ghosts. The host never waits. side() has the greatest stream
+/// priority so that its small kernels do not wait for the diagonal
+/// product's last wave.
 template <class Value, class Device, class ExecutionSpace>
 class NcclTransport {
  public:
@@ -81,7 +82,8 @@ class NcclTransport {
   /// rank 0) and the buffers of `plan`, on `exec`. Collective; an NCCL
   /// failure throws kobalt::error on the ranks it reports it to.
   NcclTransport(const ExecutionSpace& exec, MPI_Comm comm, HaloPlan plan)
-      : plan_(std::move(plan)), side_(arch::urgent_instance(exec)) {
+      : plan_(std::move(plan)), sends_are_runs_(plan_.sends_are_runs()),
+        side_(arch::urgent_instance(exec)) {
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
@@ -103,7 +105,7 @@ class NcclTransport {
     exec.fence();  // plan_.send_index is copied from the host
     // NCCL connects peers at their first exchange, which is slow: paid here,
     // at setup, rather than by the first product.
-    exchange();
+    exchange(send_.data(), false);
     side_.fence();
   }
 
@@ -121,14 +123,28 @@ class NcclTransport {
   /// The ghosts' buffer, written by the exchange on side().
   const device_buffer& ghosts() const { return ghosts_; }
 
-  /// Enqueues, on side() after `exec`'s work so far (x written, the previous
-  /// product's reads of the buffers), the packing of x's entries to send and
-  /// the exchange.
+  /// enter(exec), then send(x).
   template <class XView>
   void start(const ExecutionSpace& exec, const XView& x) {
-    entered_.order(exec, side_);
+    enter(exec);
+    send(x);
+  }
+  /// Orders side()'s next work after `exec`'s work so far (x written, the
+  /// previous product's reads of the buffers).
+  void enter(const ExecutionSpace& exec) { entered_.order(exec, side_); }
+  /// Enqueues on side() the packing of x's entries to send and the
+  /// exchange. Where every neighbour's entries are a run of x in the
+  /// buffers' memory, the sends read x itself and nothing is packed.
+  template <class XView>
+  void send(const XView& x) {
+    if constexpr (std::is_same_v<typename XView::memory_space, typename Device::memory_space>) {
+      if (sends_are_runs_ && x.stride(0) == 1) {
+        exchange(x.data(), true);
+        return;
+      }
+    }
     detail::gather(side_, "kobalt::distributed::pack", send_, x, send_index_);
-    exchange();
+    exchange(send_.data(), false);
   }
 
   /// Orders `exec`'s next work after everything on side() so far (the
@@ -140,8 +156,10 @@ class NcclTransport {
   }
 
  private:
-  /// Every receive and send of the plan, one NCCL group on side().
-  void exchange() {
+  /// Every receive and send of the plan, one NCCL group on side(): the
+  /// sends from `from`, which is x (runs: at their first positions) or the
+  /// packed buffer.
+  void exchange(const Value* from, bool runs) {
     const auto stream = arch::native_stream(side_);
     constexpr std::size_t parts = is_complex_v<Value> ? 2 : 1;
     using real = real_type_t<Value>;
@@ -154,7 +172,8 @@ class NcclTransport {
           "ncclRecv");
     for (std::size_t i = 0; i < plan_.send_ranks.size(); ++i)
       detail::nccl_check(
-          ncclSend(reinterpret_cast<const real*>(send_.data() + plan_.send_offsets[i]),
+          ncclSend(reinterpret_cast<const real*>(
+                       from + (runs ? plan_.send_index[plan_.send_offsets[i]] : plan_.send_offsets[i])),
                    parts * static_cast<std::size_t>(plan_.send_offsets[i + 1] - plan_.send_offsets[i]),
                    detail::nccl_type<Value>(), plan_.send_ranks[i], comm_.get(), stream),
           "ncclSend");
@@ -162,6 +181,7 @@ class NcclTransport {
   }
 
   HaloPlan plan_;
+  bool sends_are_runs_ = false;
   ExecutionSpace side_;
   std::shared_ptr<ncclComm> comm_;
   device_buffer send_, ghosts_;

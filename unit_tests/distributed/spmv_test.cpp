@@ -387,6 +387,48 @@ TYPED_TEST(DistributedSpmv, CompressedOffDiagonalRows) {
   }
 }
 
+// A send can read x where it lies only where each neighbour's entries are
+// consecutive x positions.
+TEST(HaloPlan, SendsAreRuns) {
+  distributed::HaloPlan p;
+  p.send_offsets = {0};
+  EXPECT_TRUE(p.sends_are_runs()) << "no sends";
+  p.send_ranks = {1, 3};
+  p.send_offsets = {0, 3, 5};
+  p.send_index = {4, 5, 6, 0, 1};  // each a run; the two runs apart
+  EXPECT_TRUE(p.sends_are_runs());
+  p.send_index = {4, 5, 7, 0, 1};
+  EXPECT_FALSE(p.sends_are_runs()) << "a gap in the first neighbour's entries";
+  p.send_index = {4, 5, 6, 1, 0};
+  EXPECT_FALSE(p.sends_are_runs()) << "the second neighbour's entries out of order";
+}
+
+// x strided (every second entry of a larger View) and x contiguous give the
+// same bits: the sends of a band's slabs are runs of x, which the NCCL
+// transport reads in place where x's entries are adjacent and packs where
+// they are not.
+TYPED_TEST(DistributedSpmv, StridedAndContiguousX) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  const auto t = tridiagonal<V, I>(60);
+  const auto a = scattered(t);
+  auto h = distributed::make_handle(Exec(), a, kobalt::reproducible);
+  EXPECT_TRUE(h.plan().sends_are_runs());
+  std::vector<V> xs(static_cast<std::size_t>(t.cols));
+  for (std::size_t j = 0; j < xs.size(); ++j) xs[j] = V(static_cast<int>(j % 13) + 1) / V(4);
+  const auto x = local_part(xs, a.col_partition(), a.rank());
+  Kokkos::View<V**, Kokkos::LayoutRight, Device> wide("wide", a.local_cols(), 2);
+  const auto strided = Kokkos::subview(wide, Kokkos::ALL, 0);
+  Kokkos::deep_copy(strided, x);
+  Kokkos::View<V*, Device> y("y", a.local_rows()), ys("ys", a.local_rows());
+  distributed::spmv(Exec(), h, V(1), a, x, V(0), y);
+  distributed::spmv(Exec(), h, V(1), a, strided, V(0), ys);
+  const auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  const auto ysh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ys);
+  for (std::size_t i = 0; i < yh.extent(0); ++i) EXPECT_EQ(yh(i), ysh(i)) << "row " << i;
+  expect_matches_reference(h, a, t, "tridiagonal, reproducible");
+}
+
 /// Runs `f` and expects exception E on this rank (and so on every rank).
 template <class E, class F>
 void expect_collective_throw(F&& f, const std::string& phrase, const std::string& what) {
