@@ -31,9 +31,6 @@
 
 namespace kobalt::detail {
 
-/// Entries per thread of a tile (tuning::team_tile_run).
-inline constexpr int coo_tiles_run = tuning::team_tile_run;
-
 /// E consecutive T, read as one object on a 16-byte boundary: one or more
 /// 16-byte loads instead of E narrow ones.
 template <class T, int E>
@@ -53,7 +50,7 @@ struct CooTilesFunctor {
   using sums = Sums<scalar, XB::count_max>;
   using Finish = LastPart<index_type>;
   static constexpr int N = XB::count_max;
-  static constexpr int E = coo_tiles_run;
+  static constexpr int E = tuning::team_tile_run;
   /// A row index past the last entry's; a class constant because
   /// numeric_limits' functions are host functions to nvcc.
   static constexpr index_type none = std::numeric_limits<index_type>::max();
@@ -71,10 +68,6 @@ struct CooTilesFunctor {
   std::int64_t empty_per_tile;  // rows of the empty list each tile scales
   bool aligned;  // row, col and val start on 16-byte boundaries
 
-  /// Slot of tile cc's part of a row whose first tile is c1 (load_balance_chunks.hpp).
-  KOKKOS_INLINE_FUNCTION std::int64_t slot(std::int64_t cc, std::int64_t c1) const {
-    return (2 * cc + (cc == c1 ? 1 : 0)) * rhs_block;
-  }
   /// Whether row r began before tile c.
   KOKKOS_INLINE_FUNCTION bool began_before(index_type r, std::int64_t c) const {
     return c > 0 && rows.row(c * tile - 1) == r;
@@ -118,7 +111,7 @@ struct CooTilesFunctor {
   /// Tile t's part s of row r (tiles c1..c2), counted.
   KOKKOS_INLINE_FUNCTION Finish arrive(std::int64_t t, index_type r, std::int64_t c1,
                                        std::int64_t c2, const sums& s) const {
-    for (int j = 0; j < N; ++j) partials[slot(t, c1) + j] = static_cast<part>(s.v[j]);
+    for (int j = 0; j < N; ++j) partials[part_slot(t, c1) + j] = static_cast<part>(s.v[j]);
     Kokkos::memory_fence();  // the part is visible before the count says so
     return count_part<ExecutionSpace>(arrived, r, c1, c2);
   }
@@ -249,7 +242,7 @@ struct CooTilesFunctor {
     }
     // The split rows whose last part arrived here, each summed by its warp.
     const auto part_of = [&](std::int64_t cc, const Finish& run) {
-      return partials + slot(cc, run.first);
+      return partials + part_slot(cc, run.first);
     };
     finish_split_row<ExecutionSpace, W, HasBeta>(lane, head_fin, y, alpha, beta, arrived, part_of);
     finish_split_row<ExecutionSpace, W, HasBeta>(lane, tail_fin, y, alpha, beta, arrived, part_of);
@@ -258,7 +251,7 @@ struct CooTilesFunctor {
 
 /// y = alpha*A*x + beta*y over `nnz` row-sorted entries (rows' row
 /// indices, col, val) in the tiles of `p` (chunks of s.team_size *
-/// coo_tiles_run entries), on GPUs; s is a team_tiles launch.
+/// tuning::team_tile_run entries), on GPUs; s is a team_tiles launch.
 template <class ExecutionSpace, class Rows, class IndexView, class ValueView, class XView,
           class YView, class MemorySpace>
 void coo_tiles(const ExecutionSpace& exec, const tuning::LaunchShape& s, const std::string& label,
@@ -274,12 +267,12 @@ void coo_tiles(const ExecutionSpace& exec, const tuning::LaunchShape& s, const s
       throw invalid_parameter("kobalt: " + label + ": team tiles run on GPUs only, got " + s.str());
     } else {
       if (s.vector_length != 1 || s.team_size % Lanes::value != 0 ||
-          s.entries_per_thread != coo_tiles_run)
+          s.entries_per_thread != tuning::team_tile_run)
         throw invalid_parameter("kobalt: " + label + " needs vector_length 1, whole warps of " +
                                 std::to_string(Lanes::value) + " threads and " +
-                                std::to_string(coo_tiles_run) + " entries per thread, got " +
+                                std::to_string(tuning::team_tile_run) + " entries per thread, got " +
                                 s.str());
-      if (p.chunk != static_cast<std::int64_t>(s.team_size) * coo_tiles_run ||
+      if (p.chunk != static_cast<std::int64_t>(s.team_size) * tuning::team_tile_run ||
           p.chunks != (nnz + p.chunk - 1) / p.chunk)
         throw invalid_parameter("kobalt: " + label + ": the tiles are for another matrix or shape");
       const auto address = [](const void* q) { return reinterpret_cast<std::uintptr_t>(q); };

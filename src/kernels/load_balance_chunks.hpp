@@ -60,6 +60,13 @@ struct ChunkParts {
   }
 };
 
+/// Where chunk cc's part of a split row whose first chunk is c1 starts in
+/// ChunkParts::partials: slot 2cc + 1 when the row starts in cc (the
+/// chunk's last row), 2cc when it started earlier.
+KOKKOS_INLINE_FUNCTION std::int64_t part_slot(std::int64_t cc, std::int64_t c1) {
+  return (2 * cc + (cc == c1 ? 1 : 0)) * rhs_block;
+}
+
 /// Allocates the parts of `nnz` entries in chunks of `chunk`, on `exec`
 /// (the counters zeroed).
 template <class MemorySpace, class Part, class ExecutionSpace>
@@ -120,12 +127,6 @@ struct LoadBalanceChunksFunctor {
   std::int64_t nnz, chunk, chunks;
   bool empty_rows;
 
-  /// Slot of chunk cc's part of a row whose first chunk is c1: 2cc + 1 when
-  /// the row starts in cc (the chunk's last row), 2cc when it started earlier.
-  KOKKOS_INLINE_FUNCTION std::int64_t slot(std::int64_t cc, std::int64_t c1) const {
-    return (2 * cc + (cc == c1 ? 1 : 0)) * rhs_block;
-  }
-
   using Finish = LastPart<index_type>;
 
   /// Chunk c's part s of row r (split over chunks c1..c2, c1 = start / chunk)
@@ -133,7 +134,7 @@ struct LoadBalanceChunksFunctor {
   KOKKOS_INLINE_FUNCTION Finish arrive(std::int64_t c, index_type r, std::int64_t start,
                                        std::int64_t end, const Sums<scalar, N>& s) const {
     const std::int64_t c1 = start / chunk, c2 = (end - 1) / chunk;
-    for (int j = 0; j < N; ++j) partials[slot(c, c1) + j] = static_cast<part>(s.v[j]);
+    for (int j = 0; j < N; ++j) partials[part_slot(c, c1) + j] = static_cast<part>(s.v[j]);
     Kokkos::memory_fence();  // the part is visible before the count says so
     return count_part<ExecutionSpace>(arrived, r, c1, c2);
   }
@@ -143,7 +144,7 @@ struct LoadBalanceChunksFunctor {
   KOKKOS_INLINE_FUNCTION void finish(int lane, const Finish& mine) const {
     finish_split_row<ExecutionSpace, W, HasBeta>(
         lane, mine, y, alpha, beta, arrived,
-        [&](std::int64_t cc, const Finish& run) { return partials + slot(cc, run.first); });
+        [&](std::int64_t cc, const Finish& run) { return partials + part_slot(cc, run.first); });
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
