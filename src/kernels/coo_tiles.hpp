@@ -167,6 +167,18 @@ struct CooTilesFunctor {
         v[j] = in ? val(e0 + j) : value_type(0);
       }
     }
+    // The tile's border rows, read with the run (their latency overlaps it).
+    const index_type tile_first = rows.row(t0), tile_last = rows.row(t1 - 1);
+    const bool open_start = t0 > 0 && rows.row(t0 - 1) == tile_first;
+    const bool open_end = t1 < nnz && rows.row(t1) == tile_last;
+    // Rank-1: every gather of x before any store to y, which the compiler
+    // cannot tell apart from x and would hold back the gathers after it
+    // (docs/sources.md: "team_tile_run"). Rank-2 blocks issue N loads per
+    // entry anyway and keep their registers.
+    sums product[N == 1 ? E : 1];
+    if constexpr (N == 1)
+      for (int j = 0; j < E; ++j)
+        if (r[j] != none) x.fma(product[j], v[j], c[j]);
     // In order over the run: a row that starts and ends inside it is the
     // thread's alone and stored at once; the first row's sum is kept (it
     // may have begun before the run), the last row's stays open.
@@ -182,7 +194,8 @@ struct CooTilesFunctor {
         key = r[j];
         s = sums();
       }
-      if (r[j] != none) x.fma(s, v[j], c[j]);
+      if constexpr (N == 1) s += product[j];
+      else if (r[j] != none) x.fma(s, v[j], c[j]);
     }
 
     // The open sums, keyed by the row each run ends in, scanned in the warp.
@@ -208,9 +221,6 @@ struct CooTilesFunctor {
         before.v[j] = (k == before_key ? before.v[j] : scalar(0)) + warp_sum[w * N + j];
       before_key = k;
     }
-    const index_type tile_first = rows.row(t0), tile_last = rows.row(t1 - 1);
-    const bool open_start = t0 > 0 && rows.row(t0 - 1) == tile_first;
-    const bool open_end = t1 < nnz && rows.row(t1) == tile_last;
 
     Finish head_fin, tail_fin;
     // The run's first row ends inside it: its total is the head plus what

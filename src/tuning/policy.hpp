@@ -26,9 +26,10 @@ enum class LaunchForm {
   team_tiles,      ///< GPU COO load_balance: a team per tile, a run of entries per thread
 };
 
-/// Entries per thread of a team_tiles launch: a run of 4 is a multiple of
-/// 16 bytes in every index and value array, read with 16-byte loads.
-inline constexpr int team_tile_run = 4;
+/// Entries per thread of a team_tiles launch: a run of 8 is a multiple of
+/// 16 bytes in every index and value array, read with 16-byte loads, and
+/// spreads a tile's fixed work (scans, borders, split rows) over more entries.
+inline constexpr int team_tile_run = 8;
 
 /// The form's name as policies print it.
 inline const char* form_name(LaunchForm f) {

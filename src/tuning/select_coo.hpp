@@ -69,7 +69,7 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
 /// gives 8 below 2e5 nonzeros.
 inline constexpr int combined_chunks_omega_cap = 8;
 /// Threads of a GPU team tile of the kernels that combine split rows in
-/// chunk order: with runs of team_tile_run entries, tiles of 1024 entries
+/// chunk order: with runs of team_tile_run entries, tiles of 2048 entries
 /// (docs/sources.md: "coo_team_tile_threads").
 inline constexpr int coo_team_tile_threads = 256;
 

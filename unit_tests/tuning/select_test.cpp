@@ -440,7 +440,7 @@ TEST(SelectWarpChunks, HotRowAtomicsLengthenTheChunks) {
 }
 
 // The kernels that combine split rows in chunk order run team tiles on GPUs
-// (256 threads, a run of 4 entries each, whatever the size or the profile's
+// (256 threads, a run of 8 entries each, whatever the size or the profile's
 // omega), in COO load_balance and the deterministic Hybrid and ALIGNED_COO
 // parts alike; hosts keep 000 Alg. 1's chunks with omega capped at 8.
 TEST(SelectWarpChunks, CombinedChunksAreTeamTilesOnGpus) {
@@ -457,7 +457,7 @@ TEST(SelectWarpChunks, CombinedChunksAreTeamTilesOnGpus) {
       EXPECT_EQ(s.team_size, tuning::coo_team_tile_threads) << s;
       EXPECT_EQ(s.vector_length, 1) << s;
       EXPECT_EQ(s.entries_per_thread, tuning::team_tile_run) << s;
-      EXPECT_EQ(kobalt::detail::chunk_entries(s), 1024) << s;
+      EXPECT_EQ(kobalt::detail::chunk_entries(s), 2048) << s;
     }
     EXPECT_NE(tuning::select(st, gpu, coo::load_balance{}).rule.find("team tiles"),
               std::string::npos);
