@@ -620,12 +620,8 @@ int main(int argc, char** argv) {
       else sweep(rows_per_team_sweep, csr_with(csr::classical{}), rows_samples);
       if (base.gpu && !stats.regular()) {
         // Both keys size every warp-chunk launch (tuning/launch_shapes.hpp), so each
-        // is timed on both kernels that the automatic handle runs with them
-        // on irregular matrices. Timed on Hybrid alone (up to session 23), an
-        // H100 tune moved warps_per_cu 4 -> 1 (Hybrid's share 0.910 -> 0.971),
-        // and auto then ran CSR load_balance 1.2-1.7x slower on the 1e5-2e5
-        // nonzero graphs (wiki-Vote 16.3 against 9.9 us, --batch 20,
-        // 2026-11-27, perf_tests/results/h100/README.md, session 24).
+        // is timed on both kernels the automatic handle runs with them: fitted
+        // on one, they slowed the other (docs/sources.md, "the warp-chunk sweeps").
         sweep(oversubscription_sweep, csr_with(csr::load_balance{}), omega_samples);
         sweep(warps_per_cu_sweep, csr_with(csr::load_balance{}), warps_samples);
         try {
@@ -657,14 +653,8 @@ int main(int argc, char** argv) {
                 << profile.csrk_super_super_row_size << "\n";
     // Each key is fitted alone, the others at the starting profile's values
     // (the samples were all timed under it). oversubscription and
-    // warps_per_cu scale the same launch (omega x compute units x
-    // warps_per_cu warps, tuning/launch_shapes.hpp): fitted alone both moved on an
-    // H100 (2026-11-26, --batch 20: omega 0 -> 8, warps_per_cu 4 -> 1), and
-    // together they gave the warp-chunk kernels a quarter of the warps that
-    // either change alone was measured with (auto with that profile: CSR
-    // load_balance on wiki-Vote 1.45x and Hybrid on R-MAT 22 2.8x slower
-    // than the best format, perf_tests/results/h100/README.md). Only the
-    // one that gains more moves.
+    // warps_per_cu multiply into the same warp count, so only the one that
+    // gains more moves (docs/sources.md, "one of oversubscription and warps_per_cu").
     if (base.gpu) {
       fit_key(merge_path_items_sweep, merge_samples, profile, std::cout, warnings);
       const double omega_gain = key_gain(oversubscription_sweep, omega_samples, profile);

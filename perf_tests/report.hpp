@@ -28,8 +28,8 @@ struct ResultRow {
   std::string rule;      ///< why it was chosen (Kobalt's selector rule)
   double setup_ms = 0;   ///< conversion / preprocessing, once
   std::optional<double> setup_csr_spmvs;  ///< setup in units of one CSR SpMV (000 §5.3)
-  /// auto only: the analysis and the choice, a part of setup_ms (issue 16
-  /// asks them below 5 CSR SpMVs), and the same in CSR SpMVs
+  /// auto only: the analysis and the choice, a part of setup_ms, and the
+  /// same in CSR SpMVs (the automatic choice must stay cheap)
   std::optional<double> analysis_ms, analysis_csr_spmvs;
   /// Kobalt rows: the handle's update_values (the median of repeated
   /// refreshes), and the same in CSR SpMVs; unset for peers
