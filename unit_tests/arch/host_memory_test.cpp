@@ -152,7 +152,9 @@ TEST(HostMemory, StorageCheckSeesTheAddressSpaceLimit) {
     refused = true;
   }
   ASSERT_EQ(setrlimit(RLIMIT_AS, &before), 0);
-  EXPECT_LE(seen, room);
+  // The mapping may shrink by a few pages between the two reads (an OpenMP
+  // build unmapped 8 KiB there): 1 MiB of slack, far below the node's free GiBs.
+  EXPECT_LE(seen, room + (std::uint64_t(1) << 20));
   EXPECT_TRUE(refused);
 }
 
