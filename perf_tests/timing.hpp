@@ -30,7 +30,7 @@ struct TimingOptions {
   double budget_seconds = 1.0;  ///< stop after min_reps once this much was timed
   bool cold = false;            ///< flush caches between runs (default: warm)
   int batch = 1;                ///< calls per timed repetition (warm only), time per call reported
-  std::int64_t flush_bytes = std::int64_t(512) << 20;  ///< several times any GPU's L2
+  std::int64_t flush_bytes = std::int64_t(512) << 20;  ///< larger than the GPUs' last-level caches
 };
 
 struct Timing {
