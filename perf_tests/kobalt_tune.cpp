@@ -306,9 +306,18 @@ tuning::AutoSample measure(const std::string& name, const Csr<value_t, index_t>&
       return {};
     }
   };
-  const ConversionTime format =
-      s.regular ? timed("ell", [&] { return to_ell(space, csr); })
-                : timed("hybrid", [&] { return to_hybrid(space, csr); });
+  // Irregular matrices whose COO part would hold most entries never take
+  // Hybrid (tuning/choose.hpp), so they are no sample of its threshold.
+  const double coo_share = s.regular ? 0 : tuning::hybrid_coo_share(tuning::analyze(space, csr));
+  ConversionTime format;
+  if (s.regular)
+    format = timed("ell", [&] { return to_ell(space, csr); });
+  else if (coo_share <= tuning::auto_hybrid_max_coo_share)
+    format = timed(("hybrid (COO part " + std::to_string(coo_share) + ")").c_str(),
+                   [&] { return to_hybrid(space, csr); });
+  else
+    line += ", no hybrid: its COO part would hold " + std::to_string(coo_share) + " > " +
+            std::to_string(tuning::auto_hybrid_max_coo_share) + " of the nonzeros";
   s.format_setup_spmvs = format.setup_spmvs;
   s.format_seconds = format.seconds;
   sellp = {};

@@ -134,8 +134,9 @@ class AutoHandle {
   const CsrMatrix& matrix() const { return matrix_; }
   /// The format chosen and the rule that fired.
   const tuning::FormatChoice& choice() const { return analysis_.choice; }
-  /// The statistics the choice read (tuning::analyze_moments: no row-length
-  /// distribution).
+  /// The statistics the choice read: tuning::analyze_moments, or
+  /// tuning::analyze (with the row-length distribution) where the choice
+  /// read Hybrid's split (tuning::hybrid_split_read).
   const tuning::MatrixStats& stats() const { return analysis_.stats; }
   /// SELL-P slots per nonzero (tuning::sellp_fill with the profile's
   /// auto_sellp_slice_size), where the choice read it; 0 otherwise.
@@ -143,7 +144,8 @@ class AutoHandle {
   /// The row spread (tuning::row_spread), where the choice read it; 0 otherwise.
   double row_spread() const { return analysis_.row_spread; }
   /// Seconds the analysis (tuning::analyze_moments: one reduction, with
-  /// the SELL-P fill where it may be read) and the choice took (host
+  /// the SELL-P fill where it may be read, and the row-length distribution
+  /// where Hybrid may be chosen) and the choice took (host
   /// clock; the reduction's results reach the host, so their device work is
   /// inside). The conversion and the chosen handle's setup are not, so that
   /// the two costs can be told apart.
@@ -193,8 +195,8 @@ class AutoHandle {
   static Analysis analyse(const ExecutionSpace& exec, const CsrMatrix& a, const automatic& options,
                           const tuning::DeviceProfile& profile) {
     Kokkos::Timer timer;
-    // The moments decide the format; only Hybrid's partition needs the
-    // row-length distribution, which its conversion computes (build()).
+    // The moments decide the format; only Hybrid's split needs the
+    // row-length distribution, read below where Hybrid may be chosen.
     Analysis r{{}, {}, 0, 0, 0};
     if (a.nnz() < profile.auto_sellp_max_nnz) {
       // Rule 0 may read SELL-P's fill: the same reduction reads it.
@@ -209,6 +211,7 @@ class AutoHandle {
       if (tuning::sellp_may_replace_ell(r.stats, profile))
         r.sellp_fill = tuning::sellp_fill(exec, a, profile.auto_sellp_slice_size);
     }
+    if (tuning::hybrid_split_read(r.stats, profile)) r.stats = tuning::analyze(exec, a);
     if (tuning::row_spread_needed(r.stats, profile, sizeof(value_type)))
       r.row_spread = tuning::row_spread(exec, a);
     r.choice = tuning::choose_format(r.stats, profile, options.expected_applies, r.sellp_fill,
@@ -236,10 +239,10 @@ class AutoHandle {
         return;
       }
       case tuning::auto_format::hybrid: {
-        // The partition reads the row-length distribution (000 eq. 5-6),
-        // which the choice did not need; the Hybrid stores the Csr's rows,
-        // so its handle takes the same statistics instead of a second pass.
-        const tuning::MatrixStats full = tuning::analyze(exec, a);
+        // The analysis read the row-length distribution (000 eq. 5-6) for
+        // the choice; the Hybrid stores the Csr's rows, so its handle takes
+        // the same statistics.
+        const tuning::MatrixStats& full = analysis_.stats;
         const auto layout = tuning::select<value_type, index_type>(full, profile, hybrid::automatic{});
         auto c = map_type::convert(
             exec, a, [&layout](const auto& e, const auto& m) { return to_hybrid(e, m, layout); });

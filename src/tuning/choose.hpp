@@ -24,8 +24,10 @@
 //     auto_sellp_over_ell_min_nnz nonzeros where ELL would run a thread per
 //     row and store auto_ell_over_sellp_fill times SELL-P's slots (the same
 //     loads, less padding), irregular ones from
-//     profile.auto_hybrid_min_nnz nonzeros take Hybrid, other irregular ones stay in
-//     Csr (csr::automatic: 003 Alg. 3 picks its kernel). The thresholds
+//     profile.auto_hybrid_min_nnz nonzeros take Hybrid where its automatic
+//     split leaves at most auto_hybrid_max_coo_share of the nonzeros to its
+//     COO part, other irregular ones stay in Csr (csr::automatic: 003 Alg. 3
+//     picks its kernel). The thresholds
 //     are the profile's (auto_min_convert_nnz, auto_hybrid_min_nnz), each
 //     with its row in docs/sources.md.
 //  3. A conversion is made only when expected_applies * (1 - 1/speedup)
@@ -36,6 +38,7 @@
 //     auto_aligned_coo_setup_spmvs (measured, docs/sources.md).
 #pragma once
 
+#include "hybrid_partition.hpp"
 #include "launch_shapes.hpp"
 #include "profile.hpp"
 #include "stats.hpp"
@@ -52,6 +55,29 @@ namespace kobalt::tuning {
 
 /// The formats kobalt::automatic converts to.
 enum class auto_format { csr, ell, hybrid, sellp, aligned_coo };
+
+/// Most of an irregular matrix's nonzeros that Hybrid's automatic split may
+/// leave to its COO part: past it Hybrid runs as COO, slower than CSR on
+/// power-law graphs (docs/sources.md: "auto_hybrid_max_coo_share").
+inline constexpr double auto_hybrid_max_coo_share = 0.5;
+
+/// True where rule 2 may give Hybrid, so that the analysis reads the
+/// row-length distribution its COO share needs (tuning::analyze): a
+/// converting profile, an irregular matrix of at least auto_min_convert_nnz
+/// and auto_hybrid_min_nnz nonzeros.
+inline bool hybrid_split_read(const MatrixStats& stats, const DeviceProfile& profile) {
+  return profile.auto_min_convert_nnz > 0 && stats.nnz >= profile.auto_min_convert_nnz &&
+         !stats.regular() && stats.nnz >= profile.auto_hybrid_min_nnz;
+}
+
+/// The share of the nonzeros hybrid::automatic's split leaves to Hybrid's
+/// COO part (0 for a matrix without entries); the statistics must hold the
+/// row-length distribution (tuning::analyze).
+inline double hybrid_coo_share(const MatrixStats& stats) {
+  if (stats.nnz == 0) return 0;
+  const std::int64_t t = hybrid::width(stats, hybrid::as_bounded(hybrid::automatic{}));
+  return static_cast<double>(entries_beyond(stats, t)) / static_cast<double>(stats.nnz);
+}
 
 /// Most slots per nonzero rule 0 accepts (the padding is read and multiplied
 /// on every apply); it lies between the padding of a regular matrix SELL-P
@@ -186,7 +212,9 @@ inline bool sellp_replaces_ell(const MatrixStats& stats, const DeviceProfile& pr
 /// matrix's SELL-P slots per nonzero with profile.auto_sellp_slice_size-row
 /// slices, read only where sellp_fill_read (0 = not computed: no SELL-P).
 /// row_spread: tuning::row_spread of the matrix, read only where
-/// row_spread_needed (0 = not computed: no ALIGNED_COO).
+/// row_spread_needed (0 = not computed: no ALIGNED_COO). Where
+/// hybrid_split_read, `stats` must hold the row-length distribution
+/// (tuning::analyze), or choose_format throws invalid_parameter.
 inline FormatChoice choose_format(const MatrixStats& stats, const DeviceProfile& profile,
                                   std::int64_t expected_applies, double sellp_fill = 0,
                                   double row_spread = 0) {
@@ -243,9 +271,17 @@ inline FormatChoice choose_format(const MatrixStats& stats, const DeviceProfile&
       needed = break_even_applies(profile.auto_ell_speedup, profile.auto_ell_setup_spmvs);
     }
   } else if (stats.nnz >= profile.auto_hybrid_min_nnz) {
-    f = auto_format::hybrid;
+    const double share = hybrid_coo_share(stats);
     why << " > " << regular_variance_limit << ": irregular (002 §5.3) with " << stats.nnz
-        << " >= auto_hybrid_min_nnz = " << profile.auto_hybrid_min_nnz << ", Hybrid";
+        << " >= auto_hybrid_min_nnz = " << profile.auto_hybrid_min_nnz;
+    if (share > auto_hybrid_max_coo_share) {
+      why << ", but Hybrid's split would leave " << share << " > " << auto_hybrid_max_coo_share
+          << " of them to its COO part: CSR automatic (003 Alg. 3)";
+      return {auto_format::csr, "csr: " + why.str()};
+    }
+    f = auto_format::hybrid;
+    why << ", Hybrid (" << share << " <= " << auto_hybrid_max_coo_share
+        << " of them in its COO part)";
     needed = break_even_applies(profile.auto_hybrid_speedup, profile.auto_hybrid_setup_spmvs);
   } else {
     why << " > " << regular_variance_limit << ": irregular (002 §5.3) with " << stats.nnz

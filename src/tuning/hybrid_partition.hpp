@@ -5,8 +5,10 @@
 // row-length distribution, never by sorting).
 #pragma once
 
+#include "stats.hpp"
 #include "../errors.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <sstream>
@@ -78,6 +80,12 @@ constexpr double minimal_storage_quantile() {
 
 /// The strategy automatic stands for.
 inline imbalance_bounded_limit as_bounded(automatic) { return {1.0 / 3.0, automatic_row_ratio}; }
+
+/// t = min(Q_R(quantile), floor(rows * row_ratio)) of `v` for a matrix with
+/// statistics `s` (which must hold the row-length distribution).
+inline std::int64_t width(const tuning::MatrixStats& s, const imbalance_bounded_limit& v) {
+  return std::min(tuning::quantile(s, v.quantile), tuning::floor_product(v.row_ratio, s.rows));
+}
 
 inline const char* name(automatic) { return "automatic"; }  ///< "automatic"
 inline const char* name(column_limit) { return "column_limit"; }  ///< "column_limit"

@@ -290,6 +290,18 @@ inline void h200_row(DeviceProfile& p) {
   p.merge_path_team_resident = 12;
 }
 
+inline void h100_row(DeviceProfile& p) {
+  p.bandwidth_gbs = 3030.6832188335538;
+  p.auto_min_convert_nnz = 599199;
+  p.auto_hybrid_min_nnz = 2049378;
+  p.auto_ell_speedup = 1.4958587379372437;
+  p.auto_hybrid_speedup = 1.4220747807012961;
+  p.auto_ell_setup_spmvs = 21.550063305445811;
+  p.auto_hybrid_setup_spmvs = 22.134364353016196;
+  p.auto_sellp_slice_size = 32;
+  p.merge_path_team_resident = 12;  // the H200's occupancy limit: the same SM (sm_90)
+}
+
 inline void h200_host_row(DeviceProfile& p) {
   p.bandwidth_gbs = 84.919916768496179;
   p.csrk_super_row_size = 95;
@@ -301,6 +313,8 @@ inline void h200_host_row(DeviceProfile& p) {
 
 inline constexpr TableRow measured_devices[] = {
     {"H200", true, "built-in: NVIDIA H200 (measured, docs/sources.md)", h200_row},
+    {"H100 80GB HBM3", true, "built-in: NVIDIA H100 80GB HBM3 (measured, docs/sources.md)",
+     h100_row},
     {"Intel(R) Xeon(R) Processor", false,
      "built-in: Intel(R) Xeon(R) Processor (measured, docs/sources.md)",
      h200_host_row},

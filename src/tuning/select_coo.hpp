@@ -164,9 +164,6 @@ template <class Value, class Index>
 hybrid::layout select(const MatrixStats& stats, const DeviceProfile&, const hybrid::partition& s,
                       std::uint64_t max_bytes = 0) {
   hybrid::validate(s);
-  const auto bounded = [&](const hybrid::imbalance_bounded_limit& v) {
-    return std::min(quantile(stats, v.quantile), floor_product(v.row_ratio, stats.rows));
-  };
   const std::int64_t t = std::visit(
       [&](auto v) -> std::int64_t {
         using T = decltype(v);
@@ -175,11 +172,11 @@ hybrid::layout select(const MatrixStats& stats, const DeviceProfile&, const hybr
         } else if constexpr (std::is_same_v<T, hybrid::imbalance_limit>) {
           return quantile(stats, v.quantile);
         } else if constexpr (std::is_same_v<T, hybrid::imbalance_bounded_limit>) {
-          return bounded(v);
+          return hybrid::width(stats, v);
         } else if constexpr (std::is_same_v<T, hybrid::minimal_storage>) {
           return quantile(stats, hybrid::minimal_storage_quantile<Value, Index>());
         } else {
-          return bounded(hybrid::as_bounded(v));
+          return hybrid::width(stats, hybrid::as_bounded(v));
         }
       },
       s);

@@ -439,6 +439,28 @@ inline std::int64_t quantile(const MatrixStats& s, double x) {
                                   : s.row_lengths[static_cast<std::size_t>(it - s.rows_up_to.begin())];
 }
 
+/// Entries past the first t of each row (t >= 0): the COO part of a Hybrid
+/// whose ELL part is t wide (000 §4), read off the row-length distribution.
+/// Throws invalid_parameter if t is negative or the statistics hold no
+/// distribution (analyze_moments) for a matrix with entries.
+inline std::int64_t entries_beyond(const MatrixStats& s, std::int64_t t) {
+  if (t < 0)
+    throw invalid_parameter("kobalt::tuning::entries_beyond: t = " + std::to_string(t) +
+                            " is negative");
+  if (s.nnz == 0) return 0;
+  if (s.row_lengths.empty())
+    throw invalid_parameter(
+        "kobalt::tuning::entries_beyond: the statistics hold no row-length distribution "
+        "(tuning::analyze computes it, analyze_moments does not)");
+  std::int64_t beyond = 0, below = 0;  // below: rows counted before length i
+  for (std::size_t i = 0; i < s.row_lengths.size(); ++i) {
+    const std::int64_t rows = s.rows_up_to[i] - below;
+    below = s.rows_up_to[i];
+    if (s.row_lengths[i] > t) beyond += (s.row_lengths[i] - t) * rows;
+  }
+  return beyond;
+}
+
 /// Q_R(x) of a matrix: quantile(analyze(a), x).
 template <class Matrix>
 std::int64_t row_length_quantile(const Matrix& a, double x) {

@@ -9,6 +9,8 @@
 
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace kobalt::test {
 namespace {
@@ -26,6 +28,26 @@ MatrixStats stats_of(std::int64_t rows, double mean, double variance, std::int64
   return s;
 }
 
+/// Statistics with a row-length distribution: (length, rows) pairs by
+/// increasing length, as tuning::analyze would compute them.
+MatrixStats stats_from_rows(const std::vector<std::pair<std::int64_t, std::int64_t>>& lengths) {
+  MatrixStats s;
+  double squares = 0;
+  for (const auto& [length, rows] : lengths) {
+    s.rows += rows;
+    s.nnz += length * rows;
+    squares += static_cast<double>(length) * static_cast<double>(length) * static_cast<double>(rows);
+    s.row_lengths.push_back(length);
+    s.rows_up_to.push_back(s.rows);
+  }
+  s.cols = s.rows;
+  s.min_row_nnz = lengths.front().first;
+  s.max_row_nnz = lengths.back().first;
+  s.mean_row_nnz = static_cast<double>(s.nnz) / static_cast<double>(s.rows);
+  s.variance_row_nnz = squares / static_cast<double>(s.rows) - s.mean_row_nnz * s.mean_row_nnz;
+  return s;
+}
+
 /// The format chosen, with the rule's text checked for `phrase`.
 auto_format chosen(const MatrixStats& s, const tuning::DeviceProfile& p, std::int64_t applies,
                    const std::string& phrase, double sellp_fill = 0, double row_spread = 0) {
@@ -36,8 +58,14 @@ auto_format chosen(const MatrixStats& s, const tuning::DeviceProfile& p, std::in
 }
 
 const MatrixStats stencil = stats_of(8000000, 7.0, 0.1, 7);       // regular, 5.6e7
-const MatrixStats power_law = stats_of(4000000, 16.0, 3e4, 1e5);  // irregular, 6.4e7
-const MatrixStats mid_graph = stats_of(40000, 10.0, 1e3, 700);    // irregular, 4e5
+// Irregular, 1.6e7 nonzeros: rows of 3 and 40 of 1e5, which hold a quarter
+// of the nonzeros beyond Hybrid's split (t = 3).
+const MatrixStats long_rows = stats_from_rows({{3, 3999960}, {100000, 40}});
+// Irregular, 5.3e7 nonzeros: Hybrid's split (t = 1) leaves 0.92 of them to COO.
+const MatrixStats power_law =
+    stats_from_rows({{1, 2000000}, {10, 1000000}, {40, 999990}, {100000, 10}});
+// Irregular, 3.4e5 nonzeros: 6% beyond Hybrid's split (t = 8).
+const MatrixStats mid_graph = stats_from_rows({{8, 39900}, {208, 100}});
 const MatrixStats small = stats_of(3000, 5.0, 0.5, 6);            // 1.5e4
 
 TEST(ChooseFormat, GpuRegularTakesEll) {
@@ -78,8 +106,33 @@ TEST(ChooseFormat, GpuRegularTakesSellpWhereEllPadsMore) {
 }
 
 TEST(ChooseFormat, GpuLargeIrregularTakesHybrid) {
-  EXPECT_EQ(chosen(power_law, fake_gpu_profile(), 1000, "irregular (002 §5.3)"),
+  EXPECT_EQ(chosen(long_rows, fake_gpu_profile(), 1000, "irregular (002 §5.3)"),
             auto_format::hybrid);
+  EXPECT_EQ(chosen(long_rows, fake_gpu_profile(), 1000, "Hybrid (0.249994 <= 0.5"),
+            auto_format::hybrid);
+}
+
+// Where Hybrid's COO part would hold most nonzeros, Hybrid runs as COO:
+// the matrix stays in Csr.
+TEST(ChooseFormat, GpuPowerLawStaysInCsr) {
+  EXPECT_NEAR(tuning::hybrid_coo_share(power_law), 48999600.0 / 52999600.0, 1e-12);
+  EXPECT_EQ(chosen(power_law, fake_gpu_profile(), 1000, "its COO part: CSR automatic"),
+            auto_format::csr);
+  // Half the nonzeros beyond the split (t = 1) still take Hybrid, a little
+  // more do not.
+  tuning::DeviceProfile p = fake_gpu_profile();
+  p.auto_min_convert_nnz = p.auto_hybrid_min_nnz = 1000;
+  const MatrixStats half = stats_from_rows({{1, 1999}, {2001, 1}});
+  const MatrixStats more = stats_from_rows({{1, 1998}, {2002, 1}});
+  EXPECT_EQ(tuning::hybrid_coo_share(half), 0.5);
+  EXPECT_EQ(chosen(half, p, 1000, "Hybrid (0.5 <= 0.5"), auto_format::hybrid);
+  EXPECT_EQ(chosen(more, p, 1000, "0.50025 > 0.5"), auto_format::csr);
+  // A Hybrid candidate needs the distribution; the moments alone are refused.
+  EXPECT_TRUE(tuning::hybrid_split_read(power_law, fake_gpu_profile()));
+  EXPECT_FALSE(tuning::hybrid_split_read(mid_graph, fake_gpu_profile()));
+  EXPECT_FALSE(tuning::hybrid_split_read(power_law, default_host_profile()));
+  EXPECT_THROW(tuning::choose_format(stats_of(4000000, 16.0, 3e4, 1e5), fake_gpu_profile(), 1000),
+               invalid_parameter);
 }
 
 TEST(ChooseFormat, GpuMidIrregularStaysInCsr) {
@@ -110,8 +163,8 @@ TEST(ChooseFormat, FewAppliesStayInCsr) {
   EXPECT_EQ(hybrid, 176);
   EXPECT_EQ(chosen(stencil, gpu, ell - 1, "stays in CSR"), auto_format::csr);
   EXPECT_EQ(chosen(stencil, gpu, ell, "pays off after 71 applies"), auto_format::ell);
-  EXPECT_EQ(chosen(power_law, gpu, hybrid - 1, "stays in CSR"), auto_format::csr);
-  EXPECT_EQ(chosen(power_law, gpu, hybrid, "pays off after 176 applies"), auto_format::hybrid);
+  EXPECT_EQ(chosen(long_rows, gpu, hybrid - 1, "stays in CSR"), auto_format::csr);
+  EXPECT_EQ(chosen(long_rows, gpu, hybrid, "pays off after 176 applies"), auto_format::hybrid);
   // A format no faster than CSR never pays off.
   EXPECT_EQ(tuning::break_even_applies(1.0, 5.0), std::numeric_limits<std::int64_t>::max());
   tuning::DeviceProfile slow = gpu;

@@ -120,6 +120,23 @@ TEST(BuiltinProfile, H200IsInTheTable) {
   EXPECT_NE(s.find("L2 60 MiB"), std::string::npos) << s;
 }
 
+// The H100's row is profiles/h100.json: the GPU defaults but the automatic
+// handle's keys and the triad kobalt-tune measured there; CSR-k unfitted.
+TEST(BuiltinProfile, H100IsInTheTable) {
+  const auto info = gpu_info("NVIDIA H100 80GB HBM3");
+  const DeviceProfile p = tuning::builtin_profile(info);
+  expect_hardware_copied(p, info);
+  expect_gpu_defaults(p, "ampere");
+  EXPECT_EQ(p.auto_min_convert_nnz, 599199);
+  EXPECT_EQ(p.auto_hybrid_min_nnz, 2049378);
+  EXPECT_EQ(p.merge_path_team_resident, 12);
+  EXPECT_NE(p.source.find("H100"), std::string::npos) << p.source;
+  EXPECT_EQ(p.source.rfind("built-in", 0), 0u) << p.source;
+  // Other H100s (PCIe, NVL: fewer SMs, other memory) are not this device.
+  EXPECT_NE(tuning::builtin_profile(gpu_info("NVIDIA H100 PCIe")).source.find("not in the table"),
+            std::string::npos);
+}
+
 TEST(BuiltinProfile, UnknownGpuGetsTheGpuDefaults) {
   const auto info = gpu_info("NVIDIA A100-SXM4-40GB");
   const DeviceProfile p = tuning::builtin_profile(info);
@@ -334,13 +351,15 @@ TEST(ProfileFile, MissingFileThrowsWithLineZero) {
 }
 
 /// The profiles committed in profiles/ (written by kobalt-tune, one key
-/// hand-refitted in h200.json) load on the device they name, lose nothing
+/// set by hand in the GPUs' files) load on the device they name, lose nothing
 /// (written back, the same text), and are refused on the other device.
 TEST(ProfileFile, CommittedProfilesLoadOnTheirDeviceOnly) {
   arch::DeviceInfo xeon = host_info();
   xeon.name = "Intel(R) Xeon(R) Processor";
   const std::vector<std::pair<std::string, arch::DeviceInfo>> committed = {
-      {"h200.json", gpu_info("NVIDIA H200")}, {"h200_host_openmp16.json", xeon}};
+      {"h200.json", gpu_info("NVIDIA H200")},
+      {"h100.json", gpu_info("NVIDIA H100 80GB HBM3")},
+      {"h200_host_openmp16.json", xeon}};
   for (const auto& [file, device] : committed) {
     SCOPED_TRACE(file);
     const std::string path = std::string(KOBALT_PROFILES_DIR) + "/" + file;
@@ -471,7 +490,7 @@ TEST(CommittedProfiles, EqualTheBuiltInRowOfTheirDevice) {
           k.field);
     }
   }
-  EXPECT_GE(files, 2);
+  EXPECT_GE(files, 3);
   for (const auto& r : tuning::detail::measured_devices)
     EXPECT_EQ(rows_with_a_file.count(r.name_contains), 1u)
         << "the built-in row '" << r.name_contains << "' has no profile in profiles/";
@@ -612,7 +631,8 @@ TEST(ProfileFolder, CommittedFolderServesEachDevice) {
   const std::string folder = KOBALT_PROFILES_DIR;
   for (const auto& [file, other, device] :
        {std::make_tuple("h200.json", "h200_host_openmp16.json", gpu_info("NVIDIA H200")),
-        std::make_tuple("h200_host_openmp16.json", "h200.json", xeon)}) {
+        std::make_tuple("h100.json", "h200.json", gpu_info("NVIDIA H100 80GB HBM3")),
+        std::make_tuple("h200_host_openmp16.json", "h100.json", xeon)}) {
     DeviceProfile p = tuning::builtin_profile(device);
     tuning::apply_profile(p, folder);
     EXPECT_EQ(p.source, "file: " + std::string((std::filesystem::path(folder) / file).string()));

@@ -126,6 +126,41 @@ void expect_quantiles_match(const Triplets<V, I>& assembled, const std::string& 
   }
 }
 
+/// entries_beyond(analyze(a), t) against the rows counted one by one, for
+/// every t from 0 past the longest row.
+template <class V, class I>
+void expect_entries_beyond_match(const Triplets<V, I>& assembled, const std::string& what) {
+  const auto a = make_csr(assembled);
+  const auto len = row_lengths(assembled);
+  const tuning::MatrixStats s = tuning::analyze(a);
+  for (std::int64_t t = 0; t <= s.max_row_nnz + 1; ++t) {
+    std::int64_t beyond = 0;
+    for (const std::int64_t l : len) beyond += std::max<std::int64_t>(l - t, 0);
+    EXPECT_EQ(tuning::entries_beyond(s, t), beyond) << what << " t=" << t;
+  }
+}
+
+TYPED_TEST(Stats, EntriesBeyondCountsHybridsCooPart) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  for (const auto& m : edge_matrices<V, I>()) {
+    Triplets<V, I> t = m.matrix;
+    t.assemble();
+    expect_entries_beyond_match(t, m.name);
+  }
+  Lcg rng(11);
+  std::vector<std::int64_t> len(17000);
+  for (auto& l : len) l = rng.below(200) == 0 ? 1020 + rng.below(300) : rng.below(5);
+  expect_entries_beyond_match(matrix_with_row_lengths<V, I>(len), "17000 rows, some of 1020-1319");
+  // The moments alone hold no distribution; a negative width is no split.
+  const auto a = make_csr(matrix_with_row_lengths<V, I>({1, 2, 3}));
+  EXPECT_THROW(tuning::entries_beyond(
+                   tuning::analyze_moments(typename decltype(a)::execution_space(), a), 1),
+               invalid_parameter);
+  EXPECT_THROW(tuning::entries_beyond(tuning::analyze(a), -1), invalid_parameter);
+  EXPECT_EQ(tuning::entries_beyond(tuning::analyze(a), 1), 3);
+}
+
 TYPED_TEST(Stats, QuantileMatchesOracleOnEdgeMatrices) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
