@@ -162,7 +162,7 @@ void coo_load_balance(const ExecutionSpace& exec, const tuning::LaunchShape& s,
   const std::int64_t empty = beta == scalar(1) ? 0 : static_cast<std::int64_t>(p.empty.extent(0));
   const CooRowIndices<index_view> rows{a.row_indices(), p.empty.data(), a.nnz(), empty,
                                        p.parts.chunks};
-  if (tuning::team_tile_form(s.form))
+  if (s.form == tuning::LaunchForm::team_tiles)
     coo_tiles(exec, s, label, alpha, rows, a.col_indices(), a.values(), x, beta, y, p.parts);
   else
     load_balance_chunks(exec, s, label, alpha, rows, a.col_indices(), a.values(), x, beta, y,

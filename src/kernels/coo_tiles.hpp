@@ -7,16 +7,13 @@
 // crosses a tile border leaves a part per tile, combined as in
 // load_balance_chunks.hpp (finish_split_rows.hpp). One launch, beta
 // applied, the same bits on every run; rows without entries come from the
-// handle's list. The GPU forms of coo::load_balance (LaunchForm::team_tiles
-// and staged_tiles, coo_load_balance.hpp), with the chunk kernel's
-// workspace: a chunk is a tile.
+// handle's list. The GPU form of coo::load_balance (LaunchForm::team_tiles,
+// coo_load_balance.hpp), with the chunk kernel's workspace: a chunk is a
+// tile.
 //
 // Mapping: league entry -> one tile of team_size * E entries; team thread
 // th (vector length 1: consecutive threads make the hardware warps) ->
-// entries th*E .. th*E + E - 1 of the tile. LaunchForm::staged_tiles with
-// rank-1 x: a warp loads its W*E entries lane by lane (each load one
-// contiguous span) and hands the runs' rows and products to their threads
-// through scratch, as cuSPARSE's COO does; wider x runs as team_tiles.
+// entries th*E .. th*E + E - 1 of the tile.
 #pragma once
 
 #include "common.hpp"
@@ -31,7 +28,6 @@
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <type_traits>
 
 namespace kobalt::detail {
 
@@ -43,7 +39,7 @@ struct alignas(16) RunOf {
 };
 
 template <class ExecutionSpace, int W, class Rows, class IndexView, class ValueView, class XB,
-          class YB, bool HasBeta, bool Staged>
+          class YB, bool HasBeta>
 struct CooTilesFunctor {
   using index_type = typename IndexView::non_const_value_type;
   using value_type = typename ValueView::non_const_value_type;
@@ -51,7 +47,6 @@ struct CooTilesFunctor {
   using part = widest_t<scalar>;
   using member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   using L = arch::lanes<ExecutionSpace>;
-  using load = arch::loads<ExecutionSpace>;
   using sums = Sums<scalar, XB::count_max>;
   using Finish = LastPart<index_type>;
   static constexpr int N = XB::count_max;
@@ -60,11 +55,6 @@ struct CooTilesFunctor {
   /// numeric_limits' functions are host functions to nvcc.
   static constexpr index_type none = std::numeric_limits<index_type>::max();
   static_assert(E * sizeof(index_type) % 16 == 0 && E * sizeof(value_type) % 16 == 0);
-  /// staged_tiles with rank 1: a warp's rows and products go through
-  /// scratch; a run there is one 16-byte-aligned object per thread.
-  static constexpr bool staged = Staged && N == 1 && E * sizeof(scalar) % 16 == 0;
-  static constexpr std::size_t stage_bytes_per_thread =
-      staged ? E * (sizeof(index_type) + sizeof(scalar)) : 0;
 
   Rows rows;  // CooRowIndices: the row indices and the rows without entries
   IndexView col;
@@ -153,57 +143,12 @@ struct CooTilesFunctor {
         y.template store<HasBeta>(rows.empty[i], alpha, sums(), beta);
     }
 
-    index_type* stage_row = nullptr;
-    scalar* stage_product = nullptr;
-    if constexpr (staged) {
-      stage_row = static_cast<index_type*>(team_scratch_aligned(
-          team, 0, static_cast<std::size_t>(threads) * E * sizeof(index_type), 16));
-      stage_product = static_cast<scalar*>(team_scratch_aligned(
-          team, 0, static_cast<std::size_t>(threads) * E * sizeof(scalar), 16));
-    }
-
-    // The thread's run: staged by its warp where the warp's entries are
-    // all in the tile (staged_tiles), else whole runs with 16-byte loads,
-    // the matrix's last partial run (or unaligned arrays) entry by entry.
+    // The thread's run: whole runs with 16-byte loads, the matrix's last
+    // partial run (or unaligned arrays) entry by entry.
     const std::int64_t e0 = t0 + static_cast<std::int64_t>(th) * E;
-    const std::int64_t w0 = t0 + static_cast<std::int64_t>(warp) * W * E;  // the warp's first
     index_type r[E], c[E];
     value_type v[E];
-    sums product[N == 1 ? E : 1];
-    bool have_products = false;
-    if constexpr (staged) {
-      if (w0 + W * E <= t1) {
-        // Entry w0 + k*W + lane: every load a contiguous span of the warp,
-        // all issued before the scratch stores, which could alias them.
-        index_type* wr = stage_row + static_cast<std::ptrdiff_t>(warp) * W * E;
-        scalar* wp = stage_product + static_cast<std::ptrdiff_t>(warp) * W * E;
-        index_type rk[E], ck[E];
-        value_type vk[E];
-        for (int k = 0; k < E; ++k) {
-          const std::int64_t e = w0 + k * W + lane;
-          rk[k] = load::streaming(rows.row.data() + e);
-          ck[k] = load::streaming(col.data() + e);
-          vk[k] = load::streaming(val.data() + e);
-        }
-        for (int k = 0; k < E; ++k) {
-          sums p;
-          x.fma(p, vk[k], ck[k]);
-          wr[k * W + lane] = rk[k];
-          wp[k * W + lane] = p.v[0];
-        }
-        L::template sync<W>();
-        using IndexRun = RunOf<index_type, E>;
-        using ProductRun = RunOf<scalar, E>;
-        const IndexRun rr = *reinterpret_cast<const IndexRun*>(wr + lane * E);
-        const ProductRun pp = *reinterpret_cast<const ProductRun*>(wp + lane * E);
-        for (int j = 0; j < E; ++j) {
-          r[j] = rr.v[j];
-          product[j].v[0] = pp.v[j];
-        }
-        have_products = true;
-      }
-    }
-    if (!have_products && aligned && e0 + E <= t1) {
+    if (aligned && e0 + E <= t1) {
       using IndexRun = RunOf<index_type, E>;
       using ValueRun = RunOf<value_type, E>;
       const IndexRun rr = *reinterpret_cast<const IndexRun*>(rows.row.data() + e0);
@@ -214,7 +159,7 @@ struct CooTilesFunctor {
         c[j] = cc.v[j];
         v[j] = vv.v[j];
       }
-    } else if (!have_products) {
+    } else {
       for (int j = 0; j < E; ++j) {
         const bool in = e0 + j < t1;
         r[j] = in ? rows.row(e0 + j) : none;
@@ -230,10 +175,10 @@ struct CooTilesFunctor {
     // cannot tell apart from x and would hold back the gathers after it
     // (docs/sources.md: "team_tile_run"). Rank-2 blocks issue N loads per
     // entry anyway and keep their registers.
+    sums product[N == 1 ? E : 1];
     if constexpr (N == 1)
-      if (!have_products)
-        for (int j = 0; j < E; ++j)
-          if (r[j] != none) x.fma(product[j], v[j], c[j]);
+      for (int j = 0; j < E; ++j)
+        if (r[j] != none) x.fma(product[j], v[j], c[j]);
     // In order over the run: a row that starts and ends inside it is the
     // thread's alone and stored at once; the first row's sum is kept (it
     // may have begun before the run), the last row's stays open.
@@ -314,17 +259,9 @@ struct CooTilesFunctor {
   }
 };
 
-/// staged_tiles' launch bounds: teams of at most 256 threads, 4 resident per
-/// compute unit, so at most 64 registers: unbounded, the staging took 72 and
-/// an SM held 3 teams instead of the unstaged kernel's 4 (docs/sources.md:
-/// "staged_tiles").
-inline constexpr int staged_tile_max_threads = 256;
-inline constexpr int staged_tiles_per_cu = 4;
-
 /// y = alpha*A*x + beta*y over `nnz` row-sorted entries (rows' row
 /// indices, col, val) in the tiles of `p` (chunks of s.team_size *
-/// tuning::team_tile_run entries), on GPUs; s is a team_tiles or staged_tiles
-/// launch.
+/// tuning::team_tile_run entries), on GPUs; s is a team_tiles launch.
 template <class ExecutionSpace, class Rows, class IndexView, class ValueView, class XView,
           class YView, class MemorySpace>
 void coo_tiles(const ExecutionSpace& exec, const tuning::LaunchShape& s, const std::string& label,
@@ -339,13 +276,10 @@ void coo_tiles(const ExecutionSpace& exec, const tuning::LaunchShape& s, const s
     if constexpr (Lanes::value == 1) {
       throw invalid_parameter("kobalt: " + label + ": team tiles run on GPUs only, got " + s.str());
     } else {
-      const bool staged = s.form == tuning::LaunchForm::staged_tiles;
       if (s.vector_length != 1 || s.team_size % Lanes::value != 0 ||
-          s.entries_per_thread != tuning::team_tile_run ||
-          (staged && s.team_size > staged_tile_max_threads))
+          s.entries_per_thread != tuning::team_tile_run)
         throw invalid_parameter("kobalt: " + label + " needs vector_length 1, whole warps of " +
-                                std::to_string(Lanes::value) + " threads (staged: at most " +
-                                std::to_string(staged_tile_max_threads) + ") and " +
+                                std::to_string(Lanes::value) + " threads and " +
                                 std::to_string(tuning::team_tile_run) + " entries per thread, got " +
                                 s.str());
       if (p.chunk != static_cast<std::int64_t>(s.team_size) * tuning::team_tile_run ||
@@ -355,37 +289,25 @@ void coo_tiles(const ExecutionSpace& exec, const tuning::LaunchShape& s, const s
       const bool aligned =
           (address(rows.row.data()) | address(col.data()) | address(val.data())) % 16 == 0;
       const std::int64_t empty_per_tile = (rows.empty_count + p.chunks - 1) / p.chunks;
+      using policy_type = Kokkos::TeamPolicy<ExecutionSpace>;
       const int warps = s.team_size / Lanes::value;
       for_each_column_block(x, y, [&](auto xb, auto yb) {
         using XB = decltype(xb);
         using YB = decltype(yb);
+        // Three arrays, each padded to its 16-byte boundary.
+        const std::size_t scratch =
+            3 * 16 + 2 * static_cast<std::size_t>(warps) * sizeof(index_type) +
+            static_cast<std::size_t>(warps * XB::count_max) * sizeof(typename YB::scalar);
+        check_team_scratch(exec, label, 0, scratch);
         dispatch_beta(beta, [&](auto has_beta) {
-          const auto launch = [&](auto staged_form) {
-            using functor =
-                CooTilesFunctor<ExecutionSpace, Lanes::value, Rows, IndexView, ValueView, XB, YB,
-                                decltype(has_beta)::value, decltype(staged_form)::value>;
-            // Five arrays, each padded to its 16-byte boundary.
-            const std::size_t scratch =
-                5 * 16 + 2 * static_cast<std::size_t>(warps) * sizeof(index_type) +
-                static_cast<std::size_t>(warps * XB::count_max) * sizeof(typename YB::scalar) +
-                static_cast<std::size_t>(s.team_size) * functor::stage_bytes_per_thread;
-            check_team_scratch(exec, label, 0, scratch);
-            using policy_type = std::conditional_t<
-                functor::staged,
-                Kokkos::TeamPolicy<ExecutionSpace,
-                                   Kokkos::LaunchBounds<staged_tile_max_threads, staged_tiles_per_cu>>,
-                Kokkos::TeamPolicy<ExecutionSpace>>;
-            auto policy = checked_team_policy<policy_type>(exec, label, p.chunks, s.team_size, 1);
-            policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
-            team_parallel_for(label, policy,
-                              functor{rows, col, val, xb, yb, alpha, beta, p.partials.data(),
-                                      p.arrived.data(), nnz, p.chunk, p.chunks, empty_per_tile,
-                                      aligned});
-          };
-          if (staged)
-            launch(std::true_type{});
-          else
-            launch(std::false_type{});
+          using functor = CooTilesFunctor<ExecutionSpace, Lanes::value, Rows, IndexView,
+                                          ValueView, XB, YB, decltype(has_beta)::value>;
+          auto policy = checked_team_policy<policy_type>(exec, label, p.chunks, s.team_size, 1);
+          policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
+          team_parallel_for(label, policy,
+                            functor{rows, col, val, xb, yb, alpha, beta, p.partials.data(),
+                                    p.arrived.data(), nnz, p.chunk, p.chunks, empty_per_tile,
+                                    aligned});
         });
       });
     }

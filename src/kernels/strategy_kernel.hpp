@@ -57,7 +57,7 @@ std::size_t workspace_bytes(const Workspace& w) {
 /// each of a team's threads a run of entries; the other chunks, each lane.
 inline std::int64_t chunk_entries(const tuning::LaunchShape& l) {
   return l.entries_per_thread *
-         (tuning::team_tile_form(l.form) ? l.team_size : l.vector_length);
+         (l.form == tuning::LaunchForm::team_tiles ? l.team_size : l.vector_length);
 }
 
 /// Base of the records whose kernels keep nothing: no allocation at setup

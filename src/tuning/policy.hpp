@@ -24,13 +24,7 @@ enum class LaunchForm {
   one_launch,      ///< GPU merge_path: rows split between tiles finish in the tile kernel
   with_fixup,      ///< GPU merge_path: a second launch finishes the split rows
   team_tiles,      ///< GPU COO load_balance: a team per tile, a run of entries per thread
-  staged_tiles,    ///< the same, each warp's entries loaded lane by lane and staged in scratch
 };
-
-/// True for the team-tile forms of COO load_balance.
-inline bool team_tile_form(LaunchForm f) {
-  return f == LaunchForm::team_tiles || f == LaunchForm::staged_tiles;
-}
 
 /// Entries per thread of a team_tiles launch: a run of 8 is a multiple of
 /// 16 bytes in every index and value array, read with 16-byte loads, and
@@ -47,7 +41,6 @@ inline const char* form_name(LaunchForm f) {
     case LaunchForm::one_launch: return "one_launch";
     case LaunchForm::with_fixup: return "with_fixup";
     case LaunchForm::team_tiles: return "team_tiles";
-    case LaunchForm::staged_tiles: return "staged_tiles";
   }
   return "unknown";
 }

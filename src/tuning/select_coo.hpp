@@ -72,11 +72,6 @@ inline constexpr int combined_chunks_omega_cap = 8;
 /// chunk order: with runs of team_tile_run entries, tiles of 2048 entries
 /// (docs/sources.md: "coo_team_tile_threads").
 inline constexpr int coo_team_tile_threads = 256;
-/// Entries from which the tiles stage each warp's entries in scratch
-/// (LaunchForm::staged_tiles): coalesced loads pay where the matrix streams
-/// from memory, the staging's round trip where it is small
-/// (docs/sources.md: "staged_tiles").
-inline constexpr std::int64_t coo_staged_tiles_min_nnz = 2400000;
 
 namespace detail {
 /// The launch of a kernel that combines split rows in chunk order: team
@@ -89,19 +84,14 @@ inline LaunchShape combined_chunks_launch(const MatrixStats& stats, const Device
   s.part = part;
   s.team_size = coo_team_tile_threads;
   s.entries_per_thread = team_tile_run;
-  s.form = stats.nnz >= coo_staged_tiles_min_nnz ? LaunchForm::staged_tiles
-                                                 : LaunchForm::team_tiles;
+  s.form = LaunchForm::team_tiles;
   return s;
 }
 /// Its rule, for describe().
 inline std::string combined_chunks_rule(const MatrixStats& stats, const DeviceProfile& profile) {
   if (!profile.gpu) return chunk_rule(stats, profile, combined_chunks_omega_cap);
   return "team tiles of " + std::to_string(coo_team_tile_threads) + " threads, a run of " +
-         std::to_string(team_tile_run) + " entries each" +
-         (stats.nnz >= coo_staged_tiles_min_nnz
-              ? ", staged in scratch (" + std::to_string(stats.nnz) +
-                    " >= " + std::to_string(coo_staged_tiles_min_nnz) + " entries)"
-              : std::string());
+         std::to_string(team_tile_run) + " entries each";
 }
 }  // namespace detail
 

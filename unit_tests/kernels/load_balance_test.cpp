@@ -103,9 +103,7 @@ TEST(LoadBalanceDeterminism, TwoAppliesGiveTheSameBits) {
   for (const csr::strategy s : {csr::strategy{csr::load_balance{}}, csr::strategy{csr::merge_path{}}})
     same_bits_every_apply(a, handle_with_chunks(a, s, 1), strategy_name(s));
   const auto coo = to_coo(a);
-  for (const auto tiles : team_tile_forms)
-    same_bits_every_apply(coo, handle_with_chunks(coo, coo::load_balance{}, 1, tiles),
-                          std::string("coo:load_balance ") + tuning::form_name(tiles));
+  same_bits_every_apply(coo, handle_with_chunks(coo, coo::load_balance{}, 1), "coo:load_balance");
   const auto hyb = to_hybrid(a, hybrid::column_limit{2});
   same_bits_every_apply(hyb, handle_with_chunks(hyb, hybrid::ell_then_load_balance{}, 1),
                         "hybrid:ell_then_load_balance");
@@ -233,11 +231,9 @@ TYPED_TEST(LoadBalanceSpmv, CooArraysOffTheirAlignment) {
                    Kokkos::subview(col, shifted), Kokkos::subview(val, shifted));
   const exec_type exec;
   for (const std::int64_t per_lane : {0, 1, 3})
-    for (const auto tiles : team_tile_forms)
-      expect_handle_matches_reference(
-          exec, handle_with_chunks(off, coo::load_balance{}, per_lane, tiles), off, t,
-          std::string("coo:load_balance off alignment ") + tuning::form_name(tiles) +
-              " per_lane=" + std::to_string(per_lane));
+    expect_handle_matches_reference(exec, handle_with_chunks(off, coo::load_balance{}, per_lane),
+                                    off, t, "coo:load_balance off alignment per_lane=" +
+                                                std::to_string(per_lane));
 }
 
 using LoadBalanceShared = NeedsSharedMatrices<>;

@@ -440,25 +440,20 @@ TEST(SelectWarpChunks, HotRowAtomicsLengthenTheChunks) {
 }
 
 // The kernels that combine split rows in chunk order run team tiles on GPUs
-// (256 threads, a run of 8 entries each, whatever the profile's omega),
-// staged in scratch from coo_staged_tiles_min_nnz entries of the part, in
-// COO load_balance and the deterministic Hybrid and ALIGNED_COO parts
-// alike; hosts keep 000 Alg. 1's chunks with omega capped at 8.
+// (256 threads, a run of 8 entries each, whatever the size or the profile's
+// omega), in COO load_balance and the deterministic Hybrid and ALIGNED_COO
+// parts alike; hosts keep 000 Alg. 1's chunks with omega capped at 8.
 TEST(SelectWarpChunks, CombinedChunksAreTeamTilesOnGpus) {
   DeviceProfile gpu = fake_gpu_profile();
-  const std::int64_t staged = tuning::coo_staged_tiles_min_nnz;
-  for (const std::int64_t nnz : {std::int64_t{1000}, staged - 1, staged, std::int64_t{5000000},
-                                 std::int64_t{300000000}}) {
+  for (const std::int64_t nnz :
+       {std::int64_t{1000}, std::int64_t{5000000}, std::int64_t{300000000}}) {
     MatrixStats st = stats_of(1000, 10);
     st.nnz = nnz;
     for (const LaunchShape& s :
          {only_launch(tuning::select(st, gpu, coo::load_balance{})),
           tuning::select(st, gpu, hybrid::ell_then_load_balance{}, 2, nnz).launches.at(1),
           tuning::select(st, gpu, aligned_coo::flat_then_seg{}, nnz).launches.at(0)}) {
-      EXPECT_EQ(s.form, nnz >= staged ? tuning::LaunchForm::staged_tiles
-                                      : tuning::LaunchForm::team_tiles)
-          << s;
-      EXPECT_TRUE(tuning::team_tile_form(s.form)) << s;
+      EXPECT_EQ(s.form, tuning::LaunchForm::team_tiles) << s;
       EXPECT_EQ(s.team_size, tuning::coo_team_tile_threads) << s;
       EXPECT_EQ(s.vector_length, 1) << s;
       EXPECT_EQ(s.entries_per_thread, tuning::team_tile_run) << s;
@@ -466,20 +461,12 @@ TEST(SelectWarpChunks, CombinedChunksAreTeamTilesOnGpus) {
     }
     EXPECT_NE(tuning::select(st, gpu, coo::load_balance{}).rule.find("team tiles"),
               std::string::npos);
-    EXPECT_EQ(tuning::select(st, gpu, coo::load_balance{}).rule.find("staged") !=
-                  std::string::npos,
-              nnz >= staged);
   }
-  // The Hybrid part's own entries decide, not the matrix's.
+  gpu.oversubscription = 64;
   MatrixStats st = stats_of(1000, 10);
   st.nnz = 5000000;
-  EXPECT_EQ(tuning::select(st, gpu, hybrid::ell_then_load_balance{}, 2, staged - 1)
-                .launches.at(1)
-                .form,
-            tuning::LaunchForm::team_tiles);
-  gpu.oversubscription = 64;
   EXPECT_EQ(only_launch(tuning::select(st, gpu, coo::load_balance{})).form,
-            tuning::LaunchForm::staged_tiles);
+            tuning::LaunchForm::team_tiles);
   DeviceProfile host = host_profile();
   host.compute_units = 3;
   st.nnz = 301;
