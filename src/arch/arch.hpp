@@ -15,6 +15,7 @@
 //   memory<Space>::runtime  the GPU runtime whose pointers address a space (none on hosts)
 //   atomic_add(dst, v)      y += v where several threads may hit the same y
 //   loads<Exec>::streaming  a load of data read once, coalesced (evict-first on GPUs)
+//   loads<Exec>::cached_in_l2  a load the next call repeats: past L1, kept in L2 (CUDA)
 //   lanes<Exec>             shuffles, votes and sync on the W vector lanes of a team
 //                           thread (a complex value is shuffled as its two parts)
 //   arrivals<Exec>::count   an atomic count with acquire order (split rows' counters)

@@ -120,6 +120,34 @@ struct loads<Kokkos::Cuda> {
     return *p;
 #endif
   }
+  /// A load of data read once per call that the next call reads again:
+  /// ld.global.L1::no_allocate, no L1 line for it, the L2 caches it as usual.
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static T cached_in_l2(const T* p) {
+#if defined(__CUDA_ARCH__)
+    T t;
+    if constexpr (!std::is_trivially_copyable_v<T>) {
+      t = *p;
+    } else if constexpr (sizeof(T) == 4) {
+      unsigned v;
+      asm("ld.global.L1::no_allocate.b32 %0, [%1];" : "=r"(v) : "l"(p));
+      __builtin_memcpy(&t, &v, sizeof(T));
+    } else if constexpr (sizeof(T) == 8) {
+      unsigned long long v;
+      asm("ld.global.L1::no_allocate.b64 %0, [%1];" : "=l"(v) : "l"(p));
+      __builtin_memcpy(&t, &v, sizeof(T));
+    } else if constexpr (sizeof(T) == 16 && alignof(T) == 16) {
+      unsigned long long v[2];
+      asm("ld.global.L1::no_allocate.v2.b64 {%0, %1}, [%2];" : "=l"(v[0]), "=l"(v[1]) : "l"(p));
+      __builtin_memcpy(&t, v, sizeof(T));
+    } else {
+      t = *p;
+    }
+    return t;
+#else
+    return *p;
+#endif
+  }
 };
 
 template <>

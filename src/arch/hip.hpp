@@ -41,6 +41,11 @@ struct loads<Kokkos::HIP> {
     return *p;
 #endif
   }
+  /// HIP: a plain load (no L1-only hint measured on AMD hardware).
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static T cached_in_l2(const T* p) {
+    return *p;
+  }
 };
 
 template <>

@@ -180,6 +180,10 @@ template <class ExecutionSpace>
 struct loads {
   template <class T>
   KOKKOS_INLINE_FUNCTION static T streaming(const T* p) { return *p; }
+  /// Data read once per call that the next call reads again: GPUs keep it
+  /// out of L1 and in L2; hosts load it plainly.
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static T cached_in_l2(const T* p) { return *p; }
 };
 
 /// The GPU runtime whose pointers address a memory space: none for host

@@ -61,7 +61,7 @@ struct TeamTileScratch {
 inline constexpr int merge_path_team_batch = 4;
 
 template <class ExecutionSpace, int W, class OffsetView, class IndexView, class ValueView,
-          class XB, class YB, bool HasBeta, int Level>
+          class XB, class YB, bool HasBeta, int Level, bool ValuesL2Only>
 struct CsrMergePathTeamFunctor {
   using index_type = typename IndexView::non_const_value_type;
   using offset_type = typename OffsetView::non_const_value_type;
@@ -137,8 +137,9 @@ struct CsrMergePathTeamFunctor {
 
     // Step 1: products and row ends into scratch, coalesced; the first row
     // end's load is issued with the first round of nonzeros (one latency).
-    // Default-cached, not evict-first: team tiles run where the matrix fits
-    // the L2, so the next apply finds it there (docs/sources.md).
+    // Not evict-first: team tiles run where the matrix fits the L2, so the
+    // next apply finds it there. ValuesL2Only keeps the values out of L1
+    // (tuning::ValueLoads) where they nearly fill the L2 (docs/sources.md).
     const offset_type first_end = th < tile_rows ? row_ptr.data()[r0 + th + 1]
                                                  : offset_type(0);
     const auto* tile_val = val.data() + z0;
@@ -147,7 +148,12 @@ struct CsrMergePathTeamFunctor {
       sums s[merge_path_team_batch];
       for (int b = 0; b < merge_path_team_batch; ++b) {
         const int k = k0 + b * threads;
-        if (k < tile_nnz) x.fma(s[b], tile_val[k], tile_col[k]);
+        if (k < tile_nnz) {
+          if constexpr (ValuesL2Only)
+            x.fma(s[b], arch::loads<ExecutionSpace>::cached_in_l2(tile_val + k), tile_col[k]);
+          else
+            x.fma(s[b], tile_val[k], tile_col[k]);
+        }
       }
       for (int b = 0; b < merge_path_team_batch; ++b) {
         const int k = k0 + b * threads;
@@ -283,11 +289,12 @@ void launch_team_tiles(const ExecutionSpace& exec, const tuning::LaunchShape& s,
   const std::size_t bytes = scratch::bytes(p.tile, s.row_threads) + scratch::alignment;
   const int level = bytes <= static_cast<std::size_t>(policy_type::scratch_size_max(0)) ? 0 : 1;
   check_team_scratch(exec, label, level, bytes);
-  const auto launch = [&](auto has_beta, auto at_level) {
+  const auto launch = [&](auto has_beta, auto at_level, auto values_l2_only) {
     using functor =
         CsrMergePathTeamFunctor<ExecutionSpace, W, typename matrix::row_ptr_view,
                                 typename matrix::col_view, typename matrix::val_view, XB, YB,
-                                decltype(has_beta)::value, decltype(at_level)::value>;
+                                decltype(has_beta)::value, decltype(at_level)::value,
+                                decltype(values_l2_only)::value>;
     const functor f{a.row_ptr(),       a.col_indices(),    a.values(),         xb,
                     yb,                alpha,              beta,               p.tile_row.data(),
                     p.carries.data(),  p.run_first.data(), p.run_last.data(),  p.heads.data(),
@@ -297,11 +304,15 @@ void launch_team_tiles(const ExecutionSpace& exec, const tuning::LaunchShape& s,
     policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
     team_parallel_for(label, policy, f);
   };
-  dispatch_beta(beta, [&](auto has_beta) {
+  const auto at_level = [&](auto has_beta, auto values_l2_only) {
     // The level is a template argument: a pointer known to be in shared
     // memory keeps the kernel's 32-bit addressing and registers.
-    if (level == 0) launch(has_beta, std::integral_constant<int, 0>{});
-    else launch(has_beta, std::integral_constant<int, 1>{});
+    if (level == 0) launch(has_beta, std::integral_constant<int, 0>{}, values_l2_only);
+    else launch(has_beta, std::integral_constant<int, 1>{}, values_l2_only);
+  };
+  dispatch_beta(beta, [&](auto has_beta) {
+    if (s.value_loads == tuning::ValueLoads::l2_only) at_level(has_beta, std::true_type{});
+    else at_level(has_beta, std::false_type{});
   });
 }
 

@@ -26,6 +26,11 @@ enum class LaunchForm {
   team_tiles,      ///< GPU COO load_balance: a team per tile, a run of entries per thread
 };
 
+/// How a kernel loads the matrix's values: through L1 as usual, or past L1
+/// into L2 only, so that x keeps L1 (arch::loads::cached_in_l2; GPU
+/// merge_path team tiles of matrices that nearly fill the L2).
+enum class ValueLoads { cached, l2_only };
+
 /// Entries per thread of a team_tiles launch: a run of 8 is a multiple of
 /// 16 bytes in every index and value array, read with 16-byte loads, and
 /// spreads a tile's fixed work (scans, borders, split rows) over more entries.
@@ -57,6 +62,7 @@ struct LaunchShape {
                                      ///< GPU CSR merge_path: warps that walk one tile
   int row_parts = 1;                 ///< ELL: subwarps / teams per row, > 1 adds into y atomically
   LaunchForm form = LaunchForm::single;  ///< the body that runs, where the kernel has several
+  ValueLoads value_loads = ValueLoads::cached;  ///< GPU merge_path team tiles: how values load
 
   /// CSR-k: super-rows of a super-super-row processed side by side.
   int super_row_threads() const { return team_size / row_threads; }
@@ -75,6 +81,7 @@ struct LaunchShape {
     if (s.row_threads != 1) os << ", row_threads=" << s.row_threads;
     if (s.row_parts != 1) os << ", row_parts=" << s.row_parts;
     if (s.form != LaunchForm::single) os << ", form=" << form_name(s.form);
+    if (s.value_loads == ValueLoads::l2_only) os << ", values=l2_only";
     return os << "}";
   }
 };

@@ -74,6 +74,10 @@ inline constexpr int merge_path_team_items_max = 11;
 /// A team tile's fixed work (its search, scans, split rows and stores) in
 /// items per lane: what a wave of tiles costs beyond its items.
 inline constexpr int merge_path_team_fixed_items = 5;
+/// GPU team tiles load the values past L1 (ValueLoads::l2_only) where 8
+/// bytes per nonzero take at least this share of the L2: faster there,
+/// slower below (docs/sources.md: "merge_path_l2_only_values").
+inline constexpr double merge_path_l2_only_values = 0.375;
 
 namespace detail {
 /// Whether GPU merge_path cuts a tile per team of merge_path_team_warps
@@ -87,6 +91,14 @@ inline bool merge_path_team_tiles(const MatrixStats& stats, const DeviceProfile&
   return profile.gpu && profile.l2_bytes > 0 &&
          static_cast<std::uint64_t>(stats.nnz) * 8 <= profile.l2_bytes / 2 &&
          stats.rows + stats.nnz >= team_tile * std::max(profile.compute_units, 1);
+}
+
+/// Whether GPU team tiles load the values past L1: 8 bytes per nonzero
+/// take at least merge_path_l2_only_values of a known L2.
+inline bool merge_path_values_past_l1(const MatrixStats& stats, const DeviceProfile& profile) {
+  return profile.gpu && profile.l2_bytes > 0 &&
+         static_cast<double>(stats.nnz) * 8 >=
+             merge_path_l2_only_values * static_cast<double>(profile.l2_bytes);
 }
 
 /// Items per lane of GPU team tiles: where the profile knows how many team
@@ -131,7 +143,8 @@ inline bool merge_path_fits_one_launch(const MatrixStats& stats, const LaunchSha
 /// tiles: detail::merge_path_team_items), else one per warp of the
 /// profile's warp width (team_threads / W warps per team); the rows split
 /// between tiles finish in the tile kernel while the longest row allows it
-/// (LaunchForm::one_launch), else in a fixup launch (with_fixup).
+/// (LaunchForm::one_launch), else in a fixup launch (with_fixup); team
+/// tiles load the values past L1 where detail::merge_path_values_past_l1.
 /// Hosts: one thread walks a tile; for a matrix beyond the last-level
 /// cache host_tiles_per_thread tiles per thread of at least
 /// host_min_tile_items (never fewer tiles than threads), else one tile per
@@ -158,6 +171,12 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                         std::to_string(profile.merge_path_team_resident) +
                         " tiles per compute unit)"
                   : ")");
+      if (detail::merge_path_values_past_l1(stats, profile)) {
+        s.value_loads = ValueLoads::l2_only;
+        rule += "; values loaded past L1 (8 bytes per nonzero fill " +
+                std::to_string(static_cast<int>(100 * merge_path_l2_only_values)) +
+                "% of the L2 or more: x keeps L1)";
+      }
     } else {
       rule = "tiles of " + std::to_string(s.entries_per_thread * s.vector_length) +
              " rows + nonzeros per warp (device profile)";

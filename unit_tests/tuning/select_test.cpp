@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -38,6 +39,13 @@ MatrixStats stats_of(std::int64_t rows, std::int64_t max_row_nnz, double mean_ro
   s.mean_row_nnz = mean_row_nnz;
   s.nnz = static_cast<std::int64_t>(mean_row_nnz * static_cast<double>(rows));
   return s;
+}
+
+/// A graph of `rows` rows and exactly `nnz` nonzeros, none longer than 100.
+MatrixStats graph_of(std::int64_t rows, std::int64_t nnz) {
+  MatrixStats st = stats_of(rows, 100, double(nnz) / double(rows));
+  st.nnz = nnz;
+  return st;
 }
 
 /// The policy's one launch, by value (the policy is often a temporary).
@@ -253,6 +261,37 @@ TEST(SelectCsr, MergePathTeamTilesWhereTheMatrixStaysInTheL2) {
             tuning::LaunchForm::with_fixup);
 }
 
+// GPU team tiles load the values past L1 where 8 bytes per nonzero take at
+// least merge_path_l2_only_values of the L2 (the three mid-size graphs of
+// 3e6 nonzeros on a 50 MiB L2), through L1 below it (dblp-2010, 1.6e6), and
+// never in warp tiles or on hosts. The policy prints it.
+TEST(SelectCsr, MergePathTeamTilesLoadValuesPastL1WhereTheyNearlyFillTheL2) {
+  DeviceProfile gpu = fake_gpu_profile();
+  gpu.l2_bytes = std::uint64_t(50) << 20;
+  const auto loads = [&](std::int64_t rows, std::int64_t nnz) {
+    return only_launch(tuning::select(graph_of(rows, nnz), gpu, csr::merge_path{})).value_loads;
+  };
+  EXPECT_EQ(loads(325557, 3216152), tuning::ValueLoads::l2_only);
+  EXPECT_EQ(loads(100000, 3050615), tuning::ValueLoads::l2_only);
+  EXPECT_EQ(loads(326186, 1615400), tuning::ValueLoads::cached);
+  // The bound: exactly the share takes it, one nonzero fewer does not.
+  const auto bound = static_cast<std::int64_t>(
+      std::ceil(tuning::merge_path_l2_only_values * double(gpu.l2_bytes) / 8));
+  EXPECT_EQ(loads(300000, bound), tuning::ValueLoads::l2_only);
+  EXPECT_EQ(loads(300000, bound - 1), tuning::ValueLoads::cached);
+  // Past half the L2 the tiles are per warp, which keep the plain loads.
+  const MatrixStats streams = stats_of(5000000, 3000000, 10.0);
+  EXPECT_EQ(only_launch(tuning::select(streams, gpu, csr::merge_path{})).row_threads, 1);
+  EXPECT_EQ(only_launch(tuning::select(streams, gpu, csr::merge_path{})).value_loads,
+            tuning::ValueLoads::cached);
+  const SpmvPolicy p = tuning::select(stats_of(325557, 2716, 9.88), gpu, csr::merge_path{});
+  EXPECT_NE(p.rule.find("values loaded past L1"), std::string::npos) << p.rule;
+  EXPECT_NE(p.str().find("values=l2_only"), std::string::npos) << p.str();
+  MatrixStats host_graph = stats_of(325557, 2716, 9.88);
+  EXPECT_EQ(only_launch(tuning::select(host_graph, host_profile(), csr::merge_path{})).value_loads,
+            tuning::ValueLoads::cached);
+}
+
 // GPU team tiles where the profile knows the resident tiles: the items per
 // lane (8-11) that end the matrix in the fewest whole waves, each weighed by
 // its tile's work (n + merge_path_team_fixed_items). The three mid-size
@@ -263,9 +302,7 @@ TEST(SelectCsr, MergePathTeamItemsEndInWholeWaves) {
   DeviceProfile gpu = fake_gpu_profile();
   gpu.l2_bytes = std::uint64_t(60) << 20;
   const auto items = [&](std::int64_t rows, std::int64_t nnz) {
-    MatrixStats st = stats_of(rows, 100, double(nnz) / double(rows));
-    st.nnz = nnz;
-    const SpmvPolicy p = tuning::select(st, gpu, csr::merge_path{});
+    const SpmvPolicy p = tuning::select(graph_of(rows, nnz), gpu, csr::merge_path{});
     EXPECT_EQ(only_launch(p).row_threads, tuning::merge_path_team_warps);
     return only_launch(p).entries_per_thread;
   };
