@@ -27,8 +27,8 @@ enum class LaunchForm {
 };
 
 /// How a kernel loads the matrix's values: through L1 as usual, or past L1
-/// into L2 only, so that x keeps L1 (arch::loads::cached_in_l2; GPU
-/// merge_path team tiles of matrices that nearly fill the L2).
+/// into L2 only (arch::loads::cached_in_l2), which ran GPU merge_path team
+/// tiles faster on matrices that nearly fill the L2.
 enum class ValueLoads { cached, l2_only };
 
 /// Entries per thread of a team_tiles launch: a run of 8 is a multiple of
