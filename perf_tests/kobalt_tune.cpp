@@ -312,7 +312,7 @@ tuning::AutoSample measure(const std::string& name, const Csr<value_t, index_t>&
   ConversionTime format;
   if (s.regular)
     format = timed("ell", [&] { return to_ell(space, csr); });
-  else if (coo_share <= tuning::auto_hybrid_max_coo_share)
+  else if (tuning::hybrid_coo_share_allowed(coo_share))
     format = timed(("hybrid (COO part " + std::to_string(coo_share) + ")").c_str(),
                    [&] { return to_hybrid(space, csr); });
   else

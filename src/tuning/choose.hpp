@@ -79,6 +79,12 @@ inline double hybrid_coo_share(const MatrixStats& stats) {
   return static_cast<double>(entries_beyond(stats, t)) / static_cast<double>(stats.nnz);
 }
 
+/// Whether rule 2 may give Hybrid to a matrix whose automatic split leaves
+/// `coo_share` of the nonzeros (hybrid_coo_share) to its COO part.
+inline bool hybrid_coo_share_allowed(double coo_share) {
+  return coo_share <= auto_hybrid_max_coo_share;
+}
+
 /// Most slots per nonzero rule 0 accepts (the padding is read and multiplied
 /// on every apply); it lies between the padding of a regular matrix SELL-P
 /// won on and one it lost on (docs/sources.md: "auto_sellp_max_fill").
@@ -274,7 +280,7 @@ inline FormatChoice choose_format(const MatrixStats& stats, const DeviceProfile&
     const double share = hybrid_coo_share(stats);
     why << " > " << regular_variance_limit << ": irregular (002 §5.3) with " << stats.nnz
         << " >= auto_hybrid_min_nnz = " << profile.auto_hybrid_min_nnz;
-    if (share > auto_hybrid_max_coo_share) {
+    if (!hybrid_coo_share_allowed(share)) {
       why << ", but Hybrid's split would leave " << share << " > " << auto_hybrid_max_coo_share
           << " of them to its COO part: CSR automatic (003 Alg. 3)";
       return {auto_format::csr, "csr: " + why.str()};
