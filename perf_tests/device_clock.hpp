@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The clock kobalt-bench times with: the device's own events when the default
-// execution space is a GPU (CUDA events on the legacy default stream, which
-// orders itself after work on Kokkos' blocking streams; HIP events on the
-// default instance's stream), a host timer otherwise. Both are bracketed by
-// fences.
+// execution space is a GPU, recorded on the stream of Kokkos' default
+// instance, where the formats and the peers run (CUDA events on the legacy
+// stream added its wait for the other streams to every call); a host timer
+// otherwise. Both are bracketed by fences.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -28,7 +28,7 @@ struct GpuEvents {
   using event = cudaEvent_t;
   static void create(event* e) { cudaEventCreate(e); }
   static void destroy(event e) { cudaEventDestroy(e); }
-  static void record(event e) { cudaEventRecord(e, 0); }
+  static void record(event e) { cudaEventRecord(e, Kokkos::Cuda().cuda_stream()); }
   static float elapsed_ms(event start, event stop) {
     cudaEventSynchronize(stop);
     float ms = 0;

@@ -2,8 +2,8 @@
 // Where the per-call floor of a small-matrix apply goes (issue 14 item 6):
 // the library's ELL apply beside the same functor launched by a bare
 // Kokkos parallel_for and by a plain CUDA launch on Kokkos' stream, and
-// empty kernels both ways. Timed like kobalt-bench (CUDA events on the
-// legacy stream, fenced) and back to back (100 calls between two events).
+// empty kernels both ways. Timed like kobalt-bench (CUDA events on Kokkos'
+// stream, fenced) and back to back (100 calls between two events).
 // Usage: launch_floor MATRIX.mtx[.gz]...
 #include <kobalt/kobalt.hpp>
 #include "device_clock.hpp"
