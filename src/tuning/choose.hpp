@@ -247,7 +247,7 @@ inline FormatChoice choose_format(const MatrixStats& stats, const DeviceProfile&
   if (stats.nnz < profile.auto_min_convert_nnz)
     return stay(std::to_string(stats.nnz) + " nonzeros < auto_min_convert_nnz = " +
                 std::to_string(profile.auto_min_convert_nnz) +
-                " (every format runs at the launch floor)");
+                " (below it no conversion paid off where the profile was fitted)");
   why << "row-length variance " << stats.variance_row_nnz;
   auto_format f;
   std::int64_t needed = 0;
