@@ -291,13 +291,13 @@ inline void h200_row(DeviceProfile& p) {
 }
 
 inline void h100_row(DeviceProfile& p) {
-  p.bandwidth_gbs = 3030.6832188335538;
-  p.auto_min_convert_nnz = 599199;
+  p.bandwidth_gbs = 3047.831678798806;
+  p.auto_min_convert_nnz = 49600;
   p.auto_hybrid_min_nnz = 2049378;
-  p.auto_ell_speedup = 1.4958587379372437;
-  p.auto_hybrid_speedup = 1.4220747807012961;
-  p.auto_ell_setup_spmvs = 21.550063305445811;
-  p.auto_hybrid_setup_spmvs = 22.134364353016196;
+  p.auto_ell_speedup = 1.3178753752887122;
+  p.auto_hybrid_speedup = 1.3951339615147516;
+  p.auto_ell_setup_spmvs = 19.551822723770783;
+  p.auto_hybrid_setup_spmvs = 14.18367814736134;
   p.auto_sellp_slice_size = 32;
   p.merge_path_team_resident = 12;  // the H200's occupancy limit: the same SM (sm_90)
 }
