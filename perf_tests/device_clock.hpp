@@ -26,9 +26,11 @@ inline constexpr bool cuda_default = std::is_same_v<Kokkos::DefaultExecutionSpac
 /// CUDA's events behind one interface.
 struct GpuEvents {
   using event = cudaEvent_t;
+  using stream = cudaStream_t;
+  static stream default_stream() { return Kokkos::Cuda().cuda_stream(); }
   static void create(event* e) { cudaEventCreate(e); }
   static void destroy(event e) { cudaEventDestroy(e); }
-  static void record(event e) { cudaEventRecord(e, Kokkos::Cuda().cuda_stream()); }
+  static void record(event e, stream s) { cudaEventRecord(e, s); }
   static float elapsed_ms(event start, event stop) {
     cudaEventSynchronize(stop);
     float ms = 0;
@@ -43,9 +45,11 @@ inline constexpr bool hip_default = std::is_same_v<Kokkos::DefaultExecutionSpace
 /// default HIP instance launches on.
 struct GpuEvents {
   using event = hipEvent_t;
+  using stream = hipStream_t;
+  static stream default_stream() { return Kokkos::HIP().hip_stream(); }
   static void create(event* e) { (void)hipEventCreate(e); }
   static void destroy(event e) { (void)hipEventDestroy(e); }
-  static void record(event e) { (void)hipEventRecord(e, Kokkos::HIP().hip_stream()); }
+  static void record(event e, stream s) { (void)hipEventRecord(e, s); }
   static float elapsed_ms(event start, event stop) {
     (void)hipEventSynchronize(stop);
     float ms = 0;
@@ -72,6 +76,9 @@ class DeviceClock {
   DeviceClock() {
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
     if constexpr (detail::device_events) {
+      // The stream is looked up once: a handle built between run() and the
+      // stop event would be timed with the call.
+      stream_ = detail::GpuEvents::default_stream();
       detail::GpuEvents::create(&start_);
       detail::GpuEvents::create(&stop_);
     }
@@ -99,9 +106,9 @@ class DeviceClock {
     Kokkos::fence();
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
     if (start_) {
-      detail::GpuEvents::record(start_);
+      detail::GpuEvents::record(start_, stream_);
       run();
-      detail::GpuEvents::record(stop_);
+      detail::GpuEvents::record(stop_, stream_);
       Kokkos::fence();
       return detail::GpuEvents::elapsed_ms(start_, stop_) * 1e-3;
     }
@@ -115,6 +122,7 @@ class DeviceClock {
  private:
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   detail::GpuEvents::event start_ = nullptr, stop_ = nullptr;
+  detail::GpuEvents::stream stream_ = nullptr;
 #endif
 };
 
