@@ -74,23 +74,34 @@ inline constexpr int merge_path_team_items_max = 11;
 /// A team tile's fixed work (its search, scans, split rows and stores) in
 /// items per lane: what a wave of tiles costs beyond its items.
 inline constexpr int merge_path_team_fixed_items = 5;
+/// Items per lane of GPU warp tiles for a matrix of fewer items than one
+/// team tile per compute unit: more, shorter tiles where too few warps, not
+/// items, set the time (docs/sources.md: "merge_path_small_items").
+inline constexpr int merge_path_small_items = 2;
 /// GPU team tiles load the values past L1 (ValueLoads::l2_only) where 8
 /// bytes per nonzero take at least this share of the L2: faster there,
 /// slower below (docs/sources.md: "merge_path_l2_only_values").
 inline constexpr double merge_path_l2_only_values = 0.375;
 
 namespace detail {
+/// Whether the matrix has fewer merge-path items than one team tile (of the
+/// profile's items per lane) per compute unit.
+inline bool merge_path_below_a_team_tile_per_cu(const MatrixStats& stats,
+                                                const DeviceProfile& profile) {
+  const std::int64_t team_tile = std::int64_t{std::max(profile.merge_path_items, 1)} *
+                                 std::max(profile.warp_width, 1) * merge_path_team_warps;
+  return stats.rows + stats.nnz < team_tile * std::max(profile.compute_units, 1);
+}
+
 /// Whether GPU merge_path cuts a tile per team of merge_path_team_warps
 /// warps: 8 bytes per nonzero (the least a CSR entry takes) within half the
 /// L2, which leaves the rest for wider values, the row pointer, x and y,
 /// and at least one team tile per compute unit (fewer, and warp tiles kept
 /// more of the GPU busy). An unknown L2 (0) never does.
 inline bool merge_path_team_tiles(const MatrixStats& stats, const DeviceProfile& profile) {
-  const std::int64_t team_tile = std::int64_t{std::max(profile.merge_path_items, 1)} *
-                                 std::max(profile.warp_width, 1) * merge_path_team_warps;
   return profile.gpu && profile.l2_bytes > 0 &&
          static_cast<std::uint64_t>(stats.nnz) * 8 <= profile.l2_bytes / 2 &&
-         stats.rows + stats.nnz >= team_tile * std::max(profile.compute_units, 1);
+         !merge_path_below_a_team_tile_per_cu(stats, profile);
 }
 
 /// Whether GPU team tiles load the values past L1: 8 bytes per nonzero
@@ -135,13 +146,33 @@ inline bool merge_path_fits_one_launch(const MatrixStats& stats, const LaunchSha
   if (width <= 1 || tile < 1 || (stats.max_row_nnz == 0 && stats.nnz > 0)) return false;
   return (stats.max_row_nnz + tile) / tile <= merge_path_one_launch_runs * width;
 }
+
+/// Items per lane of GPU warp tiles: merge_path_small_items (at most the
+/// profile's) for a matrix of fewer items than one team tile per compute
+/// unit, raised while the longest row would leave the one launch it had at
+/// the profile's count; else the profile's merge_path_items.
+inline int merge_path_warp_items(const MatrixStats& stats, const DeviceProfile& profile) {
+  const int most = std::max(profile.merge_path_items, 1);
+  const int width = std::max(profile.warp_width, 1);
+  if (!merge_path_below_a_team_tile_per_cu(stats, profile)) return most;
+  const auto one_launch = [&](int items) {
+    LaunchShape s;
+    s.vector_length = width;
+    s.entries_per_thread = items;
+    return merge_path_fits_one_launch(stats, s);
+  };
+  int n = std::min(most, merge_path_small_items);
+  while (n < most && one_launch(most) && !one_launch(n)) ++n;
+  return n;
+}
 }  // namespace detail
 
 /// CSR merge_path: tiles of merge_path_items items per lane, one tile per
 /// team of merge_path_team_warps warps where detail::merge_path_team_tiles
 /// (items per lane fitted to waves where the profile knows the resident
 /// tiles: detail::merge_path_team_items), else one per warp of the
-/// profile's warp width (team_threads / W warps per team); the rows split
+/// profile's warp width (team_threads / W warps per team), with
+/// detail::merge_path_warp_items items per lane; the rows split
 /// between tiles finish in the tile kernel while the longest row allows it
 /// (LaunchForm::one_launch), else in a fixup launch (with_fixup); team
 /// tiles load the values past L1 where detail::merge_path_values_past_l1.
@@ -178,8 +209,13 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
                 "% of the L2 or more: x keeps L1)";
       }
     } else {
+      s.entries_per_thread = detail::merge_path_warp_items(stats, profile);
       rule = "tiles of " + std::to_string(s.entries_per_thread * s.vector_length) +
-             " rows + nonzeros per warp (device profile)";
+             " rows + nonzeros per warp (" +
+             (s.entries_per_thread < std::max(profile.merge_path_items, 1)
+                  ? std::to_string(s.entries_per_thread) +
+                        " items per lane: fewer items than a team tile per compute unit)"
+                  : std::string("device profile)"));
     }
   } else {
     const std::int64_t items = std::max<std::int64_t>(stats.rows + stats.nnz, 1);

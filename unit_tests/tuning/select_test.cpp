@@ -261,6 +261,64 @@ TEST(SelectCsr, MergePathTeamTilesWhereTheMatrixStaysInTheL2) {
             tuning::LaunchForm::with_fixup);
 }
 
+// GPU warp tiles of a matrix with fewer items than one team tile per
+// compute unit take merge_path_small_items per lane, more where the longest
+// row would otherwise leave the one launch it has at the profile's count;
+// from that floor on (and past half the L2, where warp tiles stay) the
+// profile's items.
+TEST(SelectCsr, MergePathSmallMatricesTakeShorterWarpTiles) {
+  DeviceProfile gpu = fake_gpu_profile();
+  gpu.l2_bytes = std::uint64_t(50) << 20;
+  ASSERT_EQ(gpu.merge_path_items, 8);
+  ASSERT_LT(tuning::merge_path_small_items, gpu.merge_path_items);
+  const auto launch = [&](const MatrixStats& st) {
+    return only_launch(tuning::select(st, gpu, csr::merge_path{}));
+  };
+  const std::int64_t floor =
+      std::int64_t(gpu.merge_path_items) * gpu.warp_width * tuning::merge_path_team_warps *
+      gpu.compute_units;
+  // wiki-Vote's shape: warp tiles of the fewest items, in one launch.
+  MatrixStats small = graph_of(8297, 103689);
+  small.max_row_nnz = 893;
+  EXPECT_EQ(launch(small).row_threads, 1);
+  EXPECT_EQ(launch(small).entries_per_thread, tuning::merge_path_small_items);
+  EXPECT_EQ(launch(small).form, tuning::LaunchForm::one_launch);
+  EXPECT_NE(tuning::select(small, gpu, csr::merge_path{}).rule.find(
+                "fewer items than a team tile per compute unit"),
+            std::string::npos);
+  // The floor: one item below it shorter warp tiles, at it team tiles.
+  MatrixStats edge = graph_of(1000, floor - 1000 - 1);
+  edge.max_row_nnz = 100;
+  EXPECT_EQ(launch(edge).row_threads, 1);
+  EXPECT_EQ(launch(edge).entries_per_thread, tuning::merge_path_small_items);
+  edge.nnz += 1;
+  EXPECT_EQ(launch(edge).row_threads, tuning::merge_path_team_warps);
+  // Past half the L2 warp tiles keep the profile's items.
+  MatrixStats large = graph_of(5000000, 30000000);
+  large.max_row_nnz = 100;
+  EXPECT_EQ(launch(large).row_threads, 1);
+  EXPECT_EQ(launch(large).entries_per_thread, gpu.merge_path_items);
+  EXPECT_NE(tuning::select(large, gpu, csr::merge_path{}).rule.find("(device profile)"),
+            std::string::npos);
+  // An unknown L2 never takes team tiles; below the floor the same shorter tiles.
+  gpu.l2_bytes = 0;
+  EXPECT_EQ(launch(small).entries_per_thread, tuning::merge_path_small_items);
+  EXPECT_EQ(launch(graph_of(1000, floor)).entries_per_thread, gpu.merge_path_items);
+  // as-caida's longest row, 2,628, spans one launch of the profile's 256
+  // items but not of 64: the fewest items per lane that keep it, 3.
+  MatrixStats long_row = graph_of(26475, 106762);
+  long_row.max_row_nnz = 2628;
+  EXPECT_EQ(launch(long_row).entries_per_thread, 3);
+  EXPECT_EQ(launch(long_row).form, tuning::LaunchForm::one_launch);
+  // A row past one launch even at the profile's count: the fewest items.
+  long_row.max_row_nnz = 100000;
+  EXPECT_EQ(launch(long_row).entries_per_thread, tuning::merge_path_small_items);
+  EXPECT_EQ(launch(long_row).form, tuning::LaunchForm::with_fixup);
+  // A profile of fewer items than merge_path_small_items keeps its own.
+  gpu.merge_path_items = 1;
+  EXPECT_EQ(launch(small).entries_per_thread, 1);
+}
+
 // GPU team tiles load the values past L1 where 8 bytes per nonzero take at
 // least merge_path_l2_only_values of the L2 (the three mid-size graphs of
 // 3e6 nonzeros on a 50 MiB L2), through L1 below it (dblp-2010, 1.6e6), and
