@@ -214,7 +214,10 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
              " rows + nonzeros per warp (" +
              (s.entries_per_thread < std::max(profile.merge_path_items, 1)
                   ? std::to_string(s.entries_per_thread) +
-                        " items per lane: fewer items than a team tile per compute unit)"
+                        " items per lane: fewer items than a team tile per compute unit" +
+                        (s.entries_per_thread > merge_path_small_items
+                             ? ", the fewest that keep the longest row in one launch)"
+                             : ")")
                   : std::string("device profile)"));
     }
   } else {

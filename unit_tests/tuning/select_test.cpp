@@ -310,6 +310,11 @@ TEST(SelectCsr, MergePathSmallMatricesTakeShorterWarpTiles) {
   long_row.max_row_nnz = 2628;
   EXPECT_EQ(launch(long_row).entries_per_thread, 3);
   EXPECT_EQ(launch(long_row).form, tuning::LaunchForm::one_launch);
+  EXPECT_NE(tuning::select(long_row, gpu, csr::merge_path{}).rule.find(
+                "the fewest that keep the longest row in one launch"),
+            std::string::npos);
+  EXPECT_EQ(tuning::select(small, gpu, csr::merge_path{}).rule.find("the fewest that keep"),
+            std::string::npos);
   // A row past one launch even at the profile's count: the fewest items.
   long_row.max_row_nnz = 100000;
   EXPECT_EQ(launch(long_row).entries_per_thread, tuning::merge_path_small_items);
