@@ -189,7 +189,6 @@ inline SpmvPolicy select(const MatrixStats& stats, const DeviceProfile& profile,
   if (profile.gpu) {
     s.vector_length = std::max(profile.warp_width, 1);
     s.team_size = std::max(1, profile.team_threads / s.vector_length);
-    s.entries_per_thread = std::max(profile.merge_path_items, 1);
     if (detail::merge_path_team_tiles(stats, profile)) {
       s.team_size = s.row_threads = merge_path_team_warps;
       s.entries_per_thread = detail::merge_path_team_items(stats, profile);
