@@ -59,12 +59,14 @@ class AutoHandle {
   using sellp_type = Sellp<value_type, index_type, device_type>;    ///< the Sellp it may convert to
   /// the AlignedCoo it may convert to
   using aligned_coo_type = AlignedCoo<value_type, index_type, device_type>;
+  using coo_type = Coo<value_type, index_type, device_type>;  ///< the Coo it may convert to
   /// The chosen format's handle.
   using handle_type = std::variant<SpmvHandle<CsrMatrix, ExecutionSpace>,
                                    SpmvHandle<ell_type, ExecutionSpace>,
                                    SpmvHandle<hybrid_type, ExecutionSpace>,
                                    SpmvHandle<sellp_type, ExecutionSpace>,
-                                   SpmvHandle<aligned_coo_type, ExecutionSpace>>;
+                                   SpmvHandle<aligned_coo_type, ExecutionSpace>,
+                                   SpmvHandle<coo_type, ExecutionSpace>>;
   /// Slot numbers wide enough for the Csr's nnz (its offset type may be
   /// wider than its column indices).
   using map_index_type =
@@ -268,6 +270,14 @@ class AutoHandle {
         });
         handle_ = SpmvHandle<aligned_coo_type, ExecutionSpace>(exec, c.matrix, {}, profile,
                                                                analysis_.stats);
+        map_ = std::move(c.map);
+        return;
+      }
+      case tuning::auto_format::coo: {
+        // The Coo stores the Csr's entries in their order: the statistics stand.
+        auto c = map_type::convert(exec, a, [](const auto& e, const auto& m) { return to_coo(e, m); });
+        handle_ = SpmvHandle<coo_type, ExecutionSpace>(exec, c.matrix, coo::load_balance{}, profile,
+                                                       analysis_.stats);
         map_ = std::move(c.map);
         return;
       }

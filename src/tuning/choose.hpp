@@ -26,8 +26,10 @@
 //     loads, less padding), irregular ones from
 //     profile.auto_hybrid_min_nnz nonzeros take Hybrid where its automatic
 //     split leaves at most auto_hybrid_max_coo_share of the nonzeros to its
-//     COO part, other irregular ones stay in Csr (csr::automatic: 003 Alg. 3
-//     picks its kernel). The thresholds
+//     COO part, irregular ones of at most profile.auto_coo_max_nnz for which
+//     csr::automatic would run merge_path take COO (load_balance: tiles of
+//     consecutive entries, no search for their rows), other irregular ones
+//     stay in Csr (csr::automatic: 003 Alg. 3 picks its kernel). The thresholds
 //     are the profile's (auto_min_convert_nnz, auto_hybrid_min_nnz), each
 //     with its row in docs/sources.md.
 //  3. A conversion is made only when expected_applies * (1 - 1/speedup)
@@ -41,6 +43,7 @@
 #include "hybrid_partition.hpp"
 #include "launch_shapes.hpp"
 #include "profile.hpp"
+#include "select_csr_automatic.hpp"
 #include "stats.hpp"
 
 #include <algorithm>
@@ -54,7 +57,7 @@
 namespace kobalt::tuning {
 
 /// The formats kobalt::automatic converts to.
-enum class auto_format { csr, ell, hybrid, sellp, aligned_coo };
+enum class auto_format { csr, ell, hybrid, sellp, aligned_coo, coo };
 
 /// Most of an irregular matrix's nonzeros that Hybrid's automatic split may
 /// leave to its COO part: past it Hybrid runs as COO, slower than CSR on
@@ -118,6 +121,12 @@ inline constexpr double auto_aligned_coo_min_spread = 0.5;  ///< see auto_aligne
 inline constexpr double auto_aligned_coo_speedup = 1.42;
 inline constexpr double auto_aligned_coo_setup_spmvs = 12.6;  ///< see auto_aligned_coo_speedup
 
+/// Rule 2's COO: CSR merge_path's time over COO load_balance's and its
+/// setup in CSR applies on the irregular matrices it takes: the mean
+/// speedup and the largest setup measured there (docs/sources.md: "auto_coo").
+inline constexpr double auto_coo_speedup = 1.09;
+inline constexpr double auto_coo_setup_spmvs = 45.2;  ///< see auto_coo_speedup
+
 /// True when rule 2 must know the matrix's row spread (tuning/row_spread.hpp):
 /// the profile converts matrices of this size (GPUs), the matrix is regular
 /// with rows of at least auto_aligned_coo_min_row_nnz entries, and x
@@ -146,6 +155,7 @@ inline const char* format_name(auto_format f) {
     case auto_format::hybrid: return "hybrid";
     case auto_format::sellp: return "sellp";
     case auto_format::aligned_coo: return "aligned_coo";
+    case auto_format::coo: return "coo";
     default: return "csr";
   }
 }
@@ -276,6 +286,13 @@ inline FormatChoice choose_format(const MatrixStats& stats, const DeviceProfile&
       why << ", ELL (" << ell_fill(stats) << " <= " << auto_ell_max_fill << " slots per nonzero)";
       needed = break_even_applies(profile.auto_ell_speedup, profile.auto_ell_setup_spmvs);
     }
+  } else if (stats.nnz <= profile.auto_coo_max_nnz &&
+             std::holds_alternative<csr::merge_path>(resolve_csr(stats, profile).first)) {
+    f = auto_format::coo;
+    why << " > " << regular_variance_limit << ": irregular (002 §5.3) with " << stats.nnz
+        << " <= auto_coo_max_nnz = " << profile.auto_coo_max_nnz
+        << " nonzeros, where CSR automatic would run merge_path: COO load_balance";
+    needed = break_even_applies(auto_coo_speedup, auto_coo_setup_spmvs);
   } else if (stats.nnz >= profile.auto_hybrid_min_nnz) {
     const double share = hybrid_coo_share(stats);
     why << " > " << regular_variance_limit << ": irregular (002 §5.3) with " << stats.nnz

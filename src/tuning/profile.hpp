@@ -101,6 +101,10 @@ struct DeviceProfile {
   // SELL-P's default b = 64 lost to CSR where 8 beat it (docs/sources.md).
   // kobalt-tune sweeps it (4, 8, 16, 32) before it fits the three keys.
   int auto_sellp_slice_size = 8;  ///< rows per SELL-P slice of rule 0 (t = 1)
+  /// kobalt::automatic: irregular matrices of at most this many nonzeros (and
+  /// at least auto_min_convert_nnz) convert to COO load_balance (tuning/choose.hpp);
+  /// 0 = never, the hosts' default.
+  std::int64_t auto_coo_max_nnz = 0;
 
   /// Where the constants came from ("built-in: " and a measured device, "built-in
   /// default for GPUs: device 'X' is not in the table", "file: p.json").
@@ -200,6 +204,7 @@ inline constexpr ProfileKey profile_keys[] = {
      detail::profile_count_max},
     // A slice's rows are a team's threads: 1024 at most.
     {"auto_sellp_slice_size", &DeviceProfile::auto_sellp_slice_size, 1, 1024},
+    {"auto_coo_max_nnz", &DeviceProfile::auto_coo_max_nnz, 0, detail::profile_count_max},
 };
 
 /// The entry of profile_keys named `name`, or nullptr.
@@ -236,6 +241,10 @@ inline void kind_defaults(DeviceProfile& p) {
     // kobalt::automatic converts from 1e5 nonzeros: below, the H200 timed on the
     // legacy stream ran every format near one floor (docs/sources.md: "auto_min_convert_nnz").
     p.auto_min_convert_nnz = 100000;
+    // Small irregular matrices take COO load_balance: it ran the graphs of
+    // 1e5-4e5 nonzeros faster than CSR's kernels, larger ones slower
+    // (docs/sources.md: "auto_coo").
+    p.auto_coo_max_nnz = 500000;
   } else {
     p.team_threads = 1;
     // Rows a host thread walks per league entry of the row kernels: a first

@@ -51,7 +51,8 @@ void expect_every_choice(const Csr& a, const Triplets<Value, Index>& t, const st
   for (const Case& c : {Case{converting_profile(), 1, " applies=1"},
                         Case{converting_profile(), 1000000000, " ell/hybrid applies=1e9"},
                         Case{sellp_profile(), 1000000000, " sellp applies=1e9"},
-                        Case{aligned_coo_profile(), 1000000000, " aligned_coo applies=1e9"}}) {
+                        Case{aligned_coo_profile(), 1000000000, " aligned_coo applies=1e9"},
+                        Case{coo_profile(), 1000000000, " coo applies=1e9"}}) {
     const tuning::DeviceProfile& p = c.profile;
     const std::int64_t applies = c.applies;
     const AutoHandle<Csr, exec_type> h(exec, a, automatic{applies}, p);
@@ -127,6 +128,18 @@ TEST(AutoHandle, RegularTakesEllAndIrregularHybrid) {
   q.auto_hybrid_min_nnz = tuning::DeviceProfile{}.auto_hybrid_min_nnz;
   const AutoHandle<std::decay_t<decltype(h)>, exec_type> hc(exec, h, automatic{1000000}, q);
   EXPECT_EQ(hc.choice().format, tuning::auto_format::csr) << hc.describe();
+  // Under auto_coo_max_nnz the hub takes COO load_balance, its values
+  // refreshed through the map like every converted copy.
+  tuning::DeviceProfile c = q;
+  c.auto_coo_max_nnz = h.nnz();
+  const AutoHandle<std::decay_t<decltype(h)>, exec_type> ho(exec, h, automatic{1000000}, c);
+  EXPECT_EQ(ho.choice().format, tuning::auto_format::coo) << ho.describe();
+  EXPECT_NE(ho.describe().find("COO load_balance"), std::string::npos) << ho.describe();
+  EXPECT_NE(ho.summary().find("load_balance"), std::string::npos) << ho.summary();
+  expect_auto_matches_reference(ho, h, hub, "hub as COO");
+  c.auto_coo_max_nnz = h.nnz() - 1;
+  const AutoHandle<std::decay_t<decltype(h)>, exec_type> hn(exec, h, automatic{1000000}, c);
+  EXPECT_EQ(hn.choice().format, tuning::auto_format::csr) << hn.describe();
   // With rule 0 on, the band (2, 3, ..., 3, 2 entries: 6000 slots for 5998
   // nonzeros) takes SELL-P; the hub is irregular and still takes Hybrid.
   const AutoHandle<std::decay_t<decltype(b)>, exec_type> hs(exec, b, automatic{1000000},

@@ -54,7 +54,8 @@ TYPED_TEST(UpdateValues, AutomaticHandleInEveryChoice) {
          {std::pair{converting_profile(), std::int64_t{1}},
           std::pair{converting_profile(), std::int64_t{1000000000}},
           std::pair{sellp_profile(), std::int64_t{1000000000}},
-          std::pair{aligned_coo_profile(), std::int64_t{1000000000}}}) {
+          std::pair{aligned_coo_profile(), std::int64_t{1000000000}},
+          std::pair{coo_profile(), std::int64_t{1000000000}}}) {
       const auto w = writable_csr(t);
       AutoHandle<Csr<V, I>, exec_type> h(exec, w.matrix, automatic{applies}, profile);
       const std::string what = m.name + " " + h.summary();

@@ -122,6 +122,7 @@ TEST(ChooseFormat, GpuPowerLawStaysInCsr) {
   // more do not.
   tuning::DeviceProfile p = fake_gpu_profile();
   p.auto_min_convert_nnz = p.auto_hybrid_min_nnz = 1000;
+  p.auto_coo_max_nnz = 0;  // COO would take these sizes first
   const MatrixStats half = stats_from_rows({{1, 1999}, {2001, 1}});
   const MatrixStats more = stats_from_rows({{1, 1998}, {2002, 1}});
   EXPECT_EQ(tuning::hybrid_coo_share(half), 0.5);
@@ -135,10 +136,33 @@ TEST(ChooseFormat, GpuPowerLawStaysInCsr) {
                invalid_parameter);
 }
 
-TEST(ChooseFormat, GpuMidIrregularStaysInCsr) {
-  EXPECT_EQ(chosen(mid_graph, fake_gpu_profile(), 1000, "CSR automatic (003 Alg. 3)"),
-            auto_format::csr);
+// Irregular matrices of at most auto_coo_max_nnz nonzeros take COO
+// load_balance where it pays off; more stay in Csr (or take Hybrid), and
+// regular ones never do.
+TEST(ChooseFormat, GpuSmallIrregularTakesCoo) {
+  tuning::DeviceProfile p = fake_gpu_profile();
+  ASSERT_EQ(default_host_profile().auto_coo_max_nnz, 0);
+  ASSERT_GE(p.auto_coo_max_nnz, mid_graph.nnz);  // the GPU default
+  EXPECT_EQ(chosen(mid_graph, p, 1000, "COO load_balance"), auto_format::coo);
+  p.auto_coo_max_nnz = mid_graph.nnz;
+  EXPECT_EQ(chosen(mid_graph, p, 1000, "COO load_balance"), auto_format::coo);
+  EXPECT_EQ(chosen(mid_graph, p, 1000, "<= auto_coo_max_nnz"), auto_format::coo);
+  const std::int64_t needed =
+      tuning::break_even_applies(tuning::auto_coo_speedup, tuning::auto_coo_setup_spmvs);
+  EXPECT_EQ(chosen(mid_graph, p, needed, "COO load_balance"), auto_format::coo);
+  EXPECT_EQ(chosen(mid_graph, p, needed - 1, "stays in CSR"), auto_format::csr);
+  p.auto_coo_max_nnz = mid_graph.nnz - 1;
+  EXPECT_EQ(chosen(mid_graph, p, 1000, "CSR automatic (003 Alg. 3)"), auto_format::csr);
+  p.auto_coo_max_nnz = stencil.nnz;
+  EXPECT_NE(chosen(stencil, p, 1000000, ""), auto_format::coo);
+  // Irregular, but rows that fill classical's subwarp: CSR classical, not
+  // merge_path, so no COO.
+  const MatrixStats filled = stats_from_rows({{24, 10000}, {200, 200}});
+  ASSERT_FALSE(filled.regular());
+  ASSERT_TRUE(std::holds_alternative<csr::classical>(tuning::resolve_csr(filled, p).first));
+  EXPECT_EQ(chosen(filled, p, 1000, "CSR automatic (003 Alg. 3)"), auto_format::csr);
 }
+
 
 TEST(ChooseFormat, SmallMatricesStayInCsr) {
   EXPECT_EQ(chosen(small, fake_gpu_profile(), 1000000, "auto_min_convert_nnz"), auto_format::csr);
@@ -215,6 +239,7 @@ TEST(ChooseFormat, ProfileThresholdDecides) {
   EXPECT_EQ(chosen(stencil, p, 1000, "auto_min_convert_nnz"), auto_format::csr);
   p.auto_min_convert_nnz = 1000;
   p.auto_hybrid_min_nnz = 1000;
+  p.auto_coo_max_nnz = 0;  // COO would take it first
   EXPECT_EQ(chosen(mid_graph, p, 1000, "auto_hybrid_min_nnz = 1000, Hybrid"), auto_format::hybrid);
 }
 
