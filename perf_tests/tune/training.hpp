@@ -22,13 +22,17 @@ namespace kobalt::tune {
 /// perf_tests/results (the shared matrices and the suite's large sizes):
 /// lap3d:90, not lap3d:100, which is the shared laplacian7pt_100 (in the
 /// set until 721cdb5; h200.json was refitted without it in session 25,
-/// h200_host_openmp16.json in session 26).
+/// h200_host_openmp16.json in session 26). Four regular ones of 4e3-2.4e4
+/// nonzeros (lap2d:30, lap3d:12, uniform:3000,6, lap2d:70): with lap2d:100
+/// the smallest, a GPU where ELL won on every regular matrix could place
+/// auto_min_convert_nnz no lower than lap2d:100's 49,600.
 inline const std::vector<std::string> default_training = {
     "lap3d:90",    "stencil27:60",       "fem:5000,16,2",           "uniform:1000000,8",
     "tall:2000000,200000,6", "rmat:18,16", "zipf:1000000,10", "circuit:2000000,20,50000",
     "arrow:200000", "lap2d:300",         "uniform:100000,8",        "rmat:14,16",
     "lap2d:100",   "lap3d:30",           "uniform:20000,8",         "lap3d:40",
-    "uniform:60000,6", "rmat:15,12", "rmat:16,6", "zipf:40000,10"};
+    "uniform:60000,6", "rmat:15,12", "rmat:16,6", "zipf:40000,10",
+    "lap2d:30",    "lap3d:12",           "uniform:3000,6",          "lap2d:70"};
 
 /// A field of DeviceProfile that a sweep sets.
 using ProfileField = int tuning::DeviceProfile::*;
