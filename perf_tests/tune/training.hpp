@@ -25,7 +25,7 @@ namespace kobalt::tune {
 /// h200_host_openmp16.json in session 26). Four regular ones of 4e3-2.4e4
 /// nonzeros (lap2d:30, lap3d:12, uniform:3000,6, lap2d:70): with lap2d:100
 /// the smallest, a GPU where ELL won on every regular matrix could place
-/// auto_min_convert_nnz no lower than lap2d:100's 49,600.
+/// auto_min_convert_nnz no lower than lap2d:100 (docs/sources.md).
 inline const std::vector<std::string> default_training = {
     "lap3d:90",    "stencil27:60",       "fem:5000,16,2",           "uniform:1000000,8",
     "tall:2000000,200000,6", "rmat:18,16", "zipf:1000000,10", "circuit:2000000,20,50000",

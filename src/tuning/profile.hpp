@@ -300,13 +300,13 @@ inline void h200_row(DeviceProfile& p) {
 }
 
 inline void h100_row(DeviceProfile& p) {
-  p.bandwidth_gbs = 3047.831678798806;
-  p.auto_min_convert_nnz = 49600;
+  p.bandwidth_gbs = 3042.6432385681046;
+  p.auto_min_convert_nnz = 4380;
   p.auto_hybrid_min_nnz = 2049378;
-  p.auto_ell_speedup = 1.3178753752887122;
-  p.auto_hybrid_speedup = 1.3951339615147516;
-  p.auto_ell_setup_spmvs = 19.551822723770783;
-  p.auto_hybrid_setup_spmvs = 14.18367814736134;
+  p.auto_ell_speedup = 1.274732517354491;
+  p.auto_hybrid_speedup = 1.4088127824309471;
+  p.auto_ell_setup_spmvs = 18.193489641848061;
+  p.auto_hybrid_setup_spmvs = 14.4833835969817;
   p.auto_sellp_slice_size = 32;
   p.merge_path_team_resident = 12;  // the H200's occupancy limit: the same SM (sm_90)
 }

@@ -127,7 +127,7 @@ TEST(BuiltinProfile, H100IsInTheTable) {
   const DeviceProfile p = tuning::builtin_profile(info);
   expect_hardware_copied(p, info);
   expect_gpu_defaults(p, "ampere");
-  EXPECT_EQ(p.auto_min_convert_nnz, 49600);
+  EXPECT_EQ(p.auto_min_convert_nnz, 4380);
   EXPECT_EQ(p.auto_hybrid_min_nnz, 2049378);
   EXPECT_EQ(p.merge_path_team_resident, 12);
   EXPECT_NE(p.source.find("H100"), std::string::npos) << p.source;
