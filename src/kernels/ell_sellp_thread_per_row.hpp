@@ -95,18 +95,24 @@ struct ThreadPerRowFunctor {
   }
 };
 
-/// y = alpha*A*x + beta*y with a thread per row; make_slots(offset_tag)
-/// returns the row locator for Offset (int when `stored` slots fit, else
-/// std::int64_t).
+/// y = alpha*A*x + beta*y with a thread per row over `nnz` entries in
+/// `stored` slots; make_slots(offset_tag) returns the row locator for Offset
+/// (int when `stored` slots fit, else std::int64_t).
 template <class ExecutionSpace, class Index, class Value, class MakeSlots, class XView,
           class YView>
 void ell_sellp_thread_per_row(const ExecutionSpace& exec, const std::string& label,
                typename YView::non_const_value_type alpha, std::int64_t rows,
-               std::int64_t stored, const Index* col, const Value* val, MakeSlots&& make_slots,
+               std::int64_t nnz, std::int64_t stored, const Index* col, const Value* val,
+               MakeSlots&& make_slots,
                const XView& x, typename YView::non_const_value_type beta, const YView& y) {
   if (rows == 0) return;
   // Blocks of right-hand sides on wide rows: 4 slots per batch (row_reduce.hpp).
   const bool wide_rows = stored >= wide_block_slots * rows;
+  // Fewer rows than the device holds threads, of more entries than one batch
+  // on average: every warp is resident and waits on its load chain, which a
+  // longer batch shortens (shorter rows stop after their first batch anyway).
+  const bool short_wave = rows < static_cast<std::int64_t>(exec.concurrency()) &&
+                          nnz > std::int64_t{slot_batch<Value, 1>} * rows;
   const auto launch = [&](auto offset_tag) {
     using Offset = decltype(offset_tag);
     const auto slots = make_slots(offset_tag);
@@ -126,6 +132,11 @@ void ell_sellp_thread_per_row(const ExecutionSpace& exec, const std::string& lab
         if constexpr (decltype(yb)::count_max > 1) {
           if (wide_rows) {
             run(std::integral_constant<int, 4>{});
+            return;
+          }
+        } else if constexpr (batch < short_wave_slot_batch) {
+          if (short_wave) {
+            run(std::integral_constant<int, short_wave_slot_batch>{});
             return;
           }
         }

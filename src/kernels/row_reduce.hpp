@@ -54,6 +54,11 @@ KOKKOS_INLINE_FUNCTION void row_reduce_contiguous(const Member& team, const ColV
 template <class Value, int N>
 inline constexpr int slot_batch = N > 1 ? 2 : sizeof(Value) <= 4 ? 8 : 4;
 
+/// A thread per row over fewer rows than the device runs at once (one
+/// partial wave, latency-bound) batches this many slots of one right-hand
+/// side (docs/sources.md: "slot_batch").
+inline constexpr int short_wave_slot_batch = 8;
+
 /// Blocks of 8 right-hand sides batch 4 slots instead of 2 from this many
 /// stored slots per row: between the measured widths where 2 and where 4 won;
 /// the crossover itself was not measured (docs/sources.md: "slot_batch").
