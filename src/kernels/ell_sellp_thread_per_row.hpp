@@ -134,7 +134,8 @@ void ell_sellp_thread_per_row(const ExecutionSpace& exec, const std::string& lab
             run(std::integral_constant<int, 4>{});
             return;
           }
-        } else if constexpr (batch < short_wave_slot_batch) {
+        } else if constexpr (batch < short_wave_slot_batch && std::is_floating_point_v<Value>) {
+          // Real values only: measured in fp64; complex ones would double the registers.
           if (short_wave) {
             run(std::integral_constant<int, short_wave_slot_batch>{});
             return;
