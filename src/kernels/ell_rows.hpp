@@ -71,8 +71,8 @@ void ell_rows(const ExecutionSpace& exec, const tuning::LaunchShape& s, const st
   if (rows == 0) return;
   const int parts = s.row_parts > 1 ? s.row_parts : 1;
   if (s.vector_length <= 1 && parts == 1) {  // a thread per row (ell_sellp_thread_per_row.hpp)
-    ell_sellp_thread_per_row(exec, label, alpha, rows, a.nnz(), a.stored(), a.col_indices().data(),
-              a.values().data(),
+    ell_sellp_thread_per_row(exec, label, alpha, rows, a.nnz(), a.stored(),
+              a.col_indices().data(), a.values().data(),
               [&](auto offset) {
                 using Offset = decltype(offset);
                 return EllRowSlots<Offset>{Offset(a.stride()), Offset(a.stored_per_row())};

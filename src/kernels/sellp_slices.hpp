@@ -55,8 +55,7 @@ void sellp_slices(const ExecutionSpace& exec, const tuning::LaunchShape& s,
       }
     case tuning::LaunchForm::thread_per_row:  // t = 1 (ell_sellp_thread_per_row.hpp)
       ell_sellp_thread_per_row(exec, label, alpha, static_cast<std::int64_t>(a.rows()), a.nnz(),
-                a.stored(),
-                a.col_indices().data(), a.values().data(),
+                a.stored(), a.col_indices().data(), a.values().data(),
                 [&](auto offset) {
                   using Offset = decltype(offset);
                   return SliceRowSlots<Offset, Index>{
