@@ -362,6 +362,14 @@ void team_parallel_for_fitted(const ExecutionSpace& exec, const std::string& lab
   Kokkos::parallel_for(label, policy, f);
 }
 
+/// Fewer threads than the device runs at once: one partial wave, where
+/// every warp is resident and waits on its load chain, so longer batches of
+/// loads (row_reduce.hpp's short_wave_slot_batch) shorten the kernel.
+template <class ExecutionSpace>
+bool below_one_wave(const ExecutionSpace& exec, std::int64_t threads) {
+  return threads < static_cast<std::int64_t>(exec.concurrency());
+}
+
 /// "kobalt::spmv<format,strategy>": the label every kernel launches under.
 /// Callers keep it in a static: built per apply, it was host time that the
 /// launch floor pays (docs/sources.md, "host time of an apply").

@@ -173,12 +173,16 @@ struct CooTilesFunctor {
     const bool open_end = t1 < nnz && rows.row(t1) == tile_last;
     // Rank-1: every gather of x before any store to y, which the compiler
     // cannot tell apart from x and would hold back the gathers after it
-    // (docs/sources.md: "team_tile_run"). Rank-2 blocks issue N loads per
-    // entry anyway and keep their registers.
+    // (docs/sources.md: "team_tile_run"). The gathers go to registers of
+    // their own without a test (a missing entry's column is 0), so all E
+    // issue at once. Rank-2 blocks issue N loads per entry and keep theirs.
     sums product[N == 1 ? E : 1];
-    if constexpr (N == 1)
+    if constexpr (N == 1) {
+      scalar xv[E];
+      for (int j = 0; j < E; ++j) xv[j] = scalar(x.x(c[j]));
       for (int j = 0; j < E; ++j)
-        if (r[j] != none) x.fma(product[j], v[j], c[j]);
+        if (r[j] != none) product[j].v[0] += scalar(v[j]) * xv[j];
+    }
     // In order over the run: a row that starts and ends inside it is the
     // thread's alone and stored at once; the first row's sum is kept (it
     // may have begun before the run), the last row's stays open.

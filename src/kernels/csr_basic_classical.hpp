@@ -6,6 +6,9 @@
 // Mapping: league entry -> rows_per_team consecutive rows; team thread -> one
 // row; vector lane -> a strided share of that row's nonzeros, reduced
 // (row_reduce.hpp). Rank-2 x/y: each entry feeds a block of columns.
+// Below one wave (rows x lanes threads), one right-hand side of real values
+// loads a batch of slots per lane before using them: the same sum, fewer
+// dependent round trips on long rows.
 #pragma once
 
 #include "common.hpp"
@@ -14,12 +17,14 @@
 #include "../formats/csr.hpp"
 #include "../tuning/policy.hpp"
 
+#include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace kobalt::detail {
 
 template <class ExecutionSpace, class OffsetView, class IndexView, class ValueView, class XB,
-          class YB, bool HasBeta>
+          class YB, bool HasBeta, int Batch = 1>
 struct CsrRowFunctor {
   using index_type = typename IndexView::non_const_value_type;
   using scalar = typename YB::scalar;
@@ -32,6 +37,7 @@ struct CsrRowFunctor {
   YB y;
   scalar alpha, beta;
   index_type rows, rows_per_team;
+  int lanes;  // the launch's vector length (Batch > 1 walks it itself)
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
     const index_type first = static_cast<index_type>(team.league_rank()) * rows_per_team;
@@ -39,7 +45,11 @@ struct CsrRowFunctor {
     const index_type last = rows - first > rows_per_team ? first + rows_per_team : rows;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const index_type i) {
       Sums<scalar, block_width<decltype(y.y)>> sum;
-      row_reduce_contiguous(team, col, val, x, row_ptr(i), row_ptr(i + 1), sum);
+      if constexpr (Batch > 1)
+        row_reduce_contiguous_batched<Batch>(team, lanes, col, val, x, row_ptr(i), row_ptr(i + 1),
+                                             sum);
+      else
+        row_reduce_contiguous(team, col, val, x, row_ptr(i), row_ptr(i + 1), sum);
       Kokkos::single(Kokkos::PerThread(team),
                      [&]() { y.template store<HasBeta>(i, alpha, sum, beta); });
     });
@@ -59,15 +69,29 @@ void csr_basic_classical(const ExecutionSpace& exec, const tuning::LaunchShape& 
   if (rows == 0) return;
   const Index per_team = static_cast<Index>(s.rows_per_team);
   const std::int64_t league = (static_cast<std::int64_t>(rows) + per_team - 1) / per_team;
+  const bool short_wave =
+      below_one_wave(exec, static_cast<std::int64_t>(rows) * s.vector_length);
   for_each_column_block(x, y, [&](auto xb, auto yb) {
     dispatch_beta(beta, [&](auto has_beta) {
-      using functor = CsrRowFunctor<ExecutionSpace, typename matrix::row_ptr_view,
-                                    typename matrix::col_view, typename matrix::val_view,
-                                    decltype(xb), decltype(yb), decltype(has_beta)::value>;
-      team_parallel_for_fitted(exec, label, s.team_size, s.vector_length,
-                               [league](int) { return league; },
-                               functor{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha,
-                                       beta, rows, per_team});
+      const auto run = [&](auto batch) {
+        using functor =
+            CsrRowFunctor<ExecutionSpace, typename matrix::row_ptr_view,
+                          typename matrix::col_view, typename matrix::val_view, decltype(xb),
+                          decltype(yb), decltype(has_beta)::value, decltype(batch)::value>;
+        team_parallel_for_fitted(exec, label, s.team_size, s.vector_length,
+                                 [league](int) { return league; },
+                                 functor{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha,
+                                         beta, rows, per_team, s.vector_length});
+      };
+      // Real values only, as in ell_sellp_thread_per_row.hpp: complex ones
+      // would double the registers.
+      if constexpr (decltype(yb)::count_max == 1 && std::is_floating_point_v<Value>) {
+        if (short_wave) {
+          run(std::integral_constant<int, short_wave_slot_batch>{});
+          return;
+        }
+      }
+      run(std::integral_constant<int, 1>{});
     });
   });
 }

@@ -108,11 +108,10 @@ void ell_sellp_thread_per_row(const ExecutionSpace& exec, const std::string& lab
   if (rows == 0) return;
   // Blocks of right-hand sides on wide rows: 4 slots per batch (row_reduce.hpp).
   const bool wide_rows = stored >= wide_block_slots * rows;
-  // Fewer rows than the device holds threads, of more entries than one batch
-  // on average: every warp is resident and waits on its load chain, which a
-  // longer batch shortens (shorter rows stop after their first batch anyway).
-  const bool short_wave = rows < static_cast<std::int64_t>(exec.concurrency()) &&
-                          nnz > std::int64_t{slot_batch<Value, 1>} * rows;
+  // Below one wave, of more entries than one batch on average (shorter rows
+  // stop after their first batch anyway).
+  const bool short_wave =
+      below_one_wave(exec, rows) && nnz > std::int64_t{slot_batch<Value, 1>} * rows;
   const auto launch = [&](auto offset_tag) {
     using Offset = decltype(offset_tag);
     const auto slots = make_slots(offset_tag);

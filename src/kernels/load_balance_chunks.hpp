@@ -167,8 +167,18 @@ struct LoadBalanceChunksFunctor {
         const std::int64_t k = base + lane;
         index_type key = none;
         if (k < last) {
-          key = rows.row_of(cursor, k);
-          x.fma(c_sum, val(k), col(k));
+          // The entry's loads (and rank-1's gather) go out before the walk
+          // to its row, whose loads they do not depend on.
+          const auto v = val(k);
+          const auto column = col(k);
+          if constexpr (N == 1) {
+            const scalar xk = scalar(x.x(column));
+            key = rows.row_of(cursor, k);
+            c_sum.v[0] += scalar(v) * xk;
+          } else {
+            key = rows.row_of(cursor, k);
+            x.fma(c_sum, v, column);
+          }
         }
         const bool final_window = base + W >= last;
         // 000 Alg. 1 line 6: flush when some lane's next entry (k + W) lies

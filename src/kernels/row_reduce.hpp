@@ -42,6 +42,45 @@ KOKKOS_INLINE_FUNCTION void row_reduce_contiguous(const Member& team, const ColV
   }
 }
 
+/// row_reduce_contiguous for one right-hand side, each of the `lanes` lanes
+/// loading Batch of its slots before it uses any (CSR rows below one wave,
+/// latency-bound). Lane l still takes first + l, first + l + lanes, ... and
+/// adds them in that order, so where lanes are threads (GPUs) the sum is the
+/// one row_reduce_contiguous gives (host backends walk a vector range whole).
+template <int Batch, class Offset, class Member, class ColView, class ValView, class XB,
+          class Scalar>
+KOKKOS_INLINE_FUNCTION void row_reduce_contiguous_batched(const Member& team, int lanes,
+                                                          const ColView& col, const ValView& val,
+                                                          const XB& x, Offset first, Offset last,
+                                                          Sums<Scalar, 1>& result) {
+  using Index = typename ColView::non_const_value_type;
+  using Value = typename ValView::non_const_value_type;
+  Scalar sum = 0;
+  Kokkos::parallel_reduce(
+      Kokkos::ThreadVectorRange(team, lanes),
+      [&](const int lane, Scalar& partial) {
+        const Offset step = static_cast<Offset>(lanes);
+        for (Offset k = first + lane; k < last; k += Batch * step) {
+          Index c[Batch];
+          for (int u = 0; u < Batch; ++u) {
+            const Offset slot = k + u * step;
+            c[u] = slot < last ? col(slot) : Index(0);
+          }
+          Value v[Batch];
+          Scalar xv[Batch];
+          for (int u = 0; u < Batch; ++u) {
+            const Offset slot = k + u * step;
+            v[u] = slot < last ? val(slot) : Value(0);
+            xv[u] = slot < last ? Scalar(x.x(c[u])) : Scalar(0);
+          }
+          for (int u = 0; u < Batch; ++u)
+            if (k + u * step < last) partial += Scalar(v[u]) * xv[u];
+        }
+      },
+      sum);
+  result.v[0] = sum;
+}
+
 // Slots one lane loads before it uses any of them in the strided walks:
 // the columns of a batch of slots, then their values and x entries, so the
 // loads of a batch are in flight together instead of one column -> value ->
@@ -54,9 +93,9 @@ KOKKOS_INLINE_FUNCTION void row_reduce_contiguous(const Member& team, const ColV
 template <class Value, int N>
 inline constexpr int slot_batch = N > 1 ? 2 : sizeof(Value) <= 4 ? 8 : 4;
 
-/// A thread per row over fewer rows than the device runs at once (one
-/// partial wave, latency-bound) batches this many slots of one right-hand
-/// side (docs/sources.md: "slot_batch").
+/// Rows below one wave (below_one_wave: latency-bound) batch this many slots
+/// of one right-hand side, a thread per row (ELL, SELL-P) or a lane's share
+/// of a CSR row (docs/sources.md: "slot_batch").
 inline constexpr int short_wave_slot_batch = 8;
 
 /// Blocks of 8 right-hand sides batch 4 slots instead of 2 from this many
