@@ -94,14 +94,34 @@ struct CooRowIndices {
   }
 };
 
-/// What COO load_balance keeps in the handle: the split rows' parts and
-/// the rows without entries.
+/// What COO load_balance keeps in the handle: the split rows' parts, the
+/// rows without entries, and per chunk c the first chunk of the row its
+/// first entry lies in (2c) and the last chunk of the row its last entry
+/// lies in (2c + 1), which the team tiles read instead of searching.
 template <class Index, class MemorySpace, class Part>
 struct CooLoadBalance {
   ChunkParts<MemorySpace, Part> parts;
   Kokkos::View<Index*, MemorySpace> empty;
+  Kokkos::View<std::int64_t*, MemorySpace> border_chunks;
 
-  std::size_t bytes() const { return parts.bytes() + empty.extent(0) * sizeof(Index); }
+  std::size_t bytes() const {
+    return parts.bytes() + empty.extent(0) * sizeof(Index) +
+           border_chunks.extent(0) * sizeof(std::int64_t);
+  }
+};
+
+/// border_chunks (above) of chunk c, from the row indices.
+template <class IndexView, class OutView>
+struct CooBorderChunksFunctor {
+  CooRowIndices<IndexView> rows;
+  OutView out;
+  std::int64_t chunk;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t c) const {
+    const std::int64_t first = c * chunk;
+    const std::int64_t last = (first + chunk < rows.nnz ? first + chunk : rows.nnz) - 1;
+    out(2 * c) = (rows.edge(rows.row(first), first, -1) + 1) / chunk;
+    out(2 * c + 1) = (rows.edge(rows.row(last), last, 1) - 1) / chunk;
+  }
 };
 
 /// has(row(k)) = 1 where entry k is the first of its row's run.
@@ -135,6 +155,15 @@ CooLoadBalance<Index, typename Device::memory_space, widest_t<Value>> make_coo_l
       "kobalt::coo_empty_rows", range_policy<ExecutionSpace>(exec, 0, rows),
       CountUnmarkedRowsFunctor<decltype(has)>{has}, empty);
   p.parts = make_chunk_parts<memory_space, widest_t<Value>>(exec, nnz, chunk, empty > 0);
+  if (p.parts.chunks > 0) {
+    p.border_chunks = Kokkos::View<std::int64_t*, memory_space>(
+        compat::uninitialized(exec, "kobalt::coo_border_chunks"),
+        static_cast<std::size_t>(2 * p.parts.chunks));
+    Kokkos::parallel_for(
+        "kobalt::coo_border_chunks", range_policy<ExecutionSpace>(exec, 0, p.parts.chunks),
+        CooBorderChunksFunctor<index_view, decltype(p.border_chunks)>{
+            {row, nullptr, nnz, 0, p.parts.chunks}, p.border_chunks, chunk});
+  }
   if (empty > 0) {
     p.empty = Kokkos::View<Index*, memory_space>(compat::uninitialized(exec, "kobalt::coo_empty_rows"),
                                                  empty);
@@ -163,7 +192,8 @@ void coo_load_balance(const ExecutionSpace& exec, const tuning::LaunchShape& s,
   const CooRowIndices<index_view> rows{a.row_indices(), p.empty.data(), a.nnz(), empty,
                                        p.parts.chunks};
   if (s.form == tuning::LaunchForm::team_tiles)
-    coo_tiles(exec, s, label, alpha, rows, a.col_indices(), a.values(), x, beta, y, p.parts);
+    coo_tiles(exec, s, label, alpha, rows, a.col_indices(), a.values(), x, beta, y, p.parts,
+              p.border_chunks.data());
   else
     load_balance_chunks(exec, s, label, alpha, rows, a.col_indices(), a.values(), x, beta, y,
                         p.parts);

@@ -64,50 +64,14 @@ struct CooTilesFunctor {
   scalar alpha, beta;
   part* partials;  // raw, as in load_balance_chunks.hpp: the handle owns them
   int* arrived;
+  // Per tile, the first tile of its first row and the last tile of its last
+  // row (coo_load_balance.hpp): a search over the tiles' borders was a
+  // chain of dependent loads as long as the row's tiles' logarithm, twice.
+  const std::int64_t* border_tiles;
   std::int64_t nnz, tile, tiles;
   std::int64_t empty_per_tile;  // rows of the empty list each tile scales
   bool aligned;  // row, col and val start on 16-byte boundaries
 
-  /// Whether row r began before tile c.
-  KOKKOS_INLINE_FUNCTION bool began_before(index_type r, std::int64_t c) const {
-    return c > 0 && rows.row(c * tile - 1) == r;
-  }
-  /// Whether row r goes on after tile c.
-  KOKKOS_INLINE_FUNCTION bool goes_on_after(index_type r, std::int64_t c) const {
-    return c + 1 < tiles && rows.row((c + 1) * tile) == r;
-  }
-  /// The first tile of row r, which began before tile t: galloping back
-  /// over the tiles' borders (1, 2, 4, ... tiles), then bisection, so the
-  /// tiles of a row of many tiles do not each walk all of them.
-  KOKKOS_INLINE_FUNCTION std::int64_t first_tile(index_type r, std::int64_t t) const {
-    std::int64_t in = t, step = 1, out = t - 1;  // began_before(r, in), not at out
-    while (out > 0 && began_before(r, out)) {
-      in = out;
-      step *= 2;
-      out = t - step > 0 ? t - step : 0;
-    }
-    while (in - out > 1) {
-      const std::int64_t mid = out + (in - out) / 2;
-      if (began_before(r, mid)) in = mid;
-      else out = mid;
-    }
-    return out;
-  }
-  /// The last tile of row r, which goes on after tile t (the same way forward).
-  KOKKOS_INLINE_FUNCTION std::int64_t last_tile(index_type r, std::int64_t t) const {
-    std::int64_t in = t, step = 1, out = t + 1;  // goes_on_after(r, in), not at out
-    while (out < tiles - 1 && goes_on_after(r, out)) {
-      in = out;
-      step *= 2;
-      out = t + step < tiles - 1 ? t + step : tiles - 1;
-    }
-    while (out - in > 1) {
-      const std::int64_t mid = in + (out - in) / 2;
-      if (goes_on_after(r, mid)) in = mid;
-      else out = mid;
-    }
-    return out;
-  }
   /// Tile t's part s of row r (tiles c1..c2), counted.
   KOKKOS_INLINE_FUNCTION Finish arrive(std::int64_t t, index_type r, std::int64_t c1,
                                        std::int64_t c2, const sums& s) const {
@@ -171,6 +135,7 @@ struct CooTilesFunctor {
     const index_type tile_first = rows.row(t0), tile_last = rows.row(t1 - 1);
     const bool open_start = t0 > 0 && rows.row(t0 - 1) == tile_first;
     const bool open_end = t1 < nnz && rows.row(t1) == tile_last;
+    const std::int64_t first_tile = border_tiles[2 * t], last_tile = border_tiles[2 * t + 1];
     // Rank-1: every gather of x before any store to y, which the compiler
     // cannot tell apart from x and would hold back the gathers after it
     // (docs/sources.md: "team_tile_run"). The gathers go to registers of
@@ -233,7 +198,7 @@ struct CooTilesFunctor {
       if (lane > 0 && key_before == first) head += open_before;
       if (first == warp_start && before_key == first) head += before;
       if (open_start && first == tile_first)
-        head_fin = arrive(t, first, first_tile(first, t), t, head);
+        head_fin = arrive(t, first, first_tile, t, head);
       else
         y.template store<HasBeta>(first, alpha, head, beta);
     }
@@ -247,8 +212,8 @@ struct CooTilesFunctor {
       const bool from_before = open_start && key == tile_first;
       const bool goes_on = open_end && key == tile_last;
       if (from_before || goes_on) {
-        const std::int64_t c1 = from_before ? first_tile(key, t) : t;
-        const std::int64_t c2 = goes_on ? last_tile(key, t) : t;
+        const std::int64_t c1 = from_before ? first_tile : t;
+        const std::int64_t c2 = goes_on ? last_tile : t;
         (from_before ? head_fin : tail_fin) = arrive(t, key, c1, c2, s);
       } else {
         y.template store<HasBeta>(key, alpha, s, beta);
@@ -272,7 +237,8 @@ void coo_tiles(const ExecutionSpace& exec, const tuning::LaunchShape& s, const s
                typename YView::non_const_value_type alpha, const Rows& rows, const IndexView& col,
                const ValueView& val, const XView& x, typename YView::non_const_value_type beta,
                const YView& y,
-               const ChunkParts<MemorySpace, widest_t<typename YView::non_const_value_type>>& p) {
+               const ChunkParts<MemorySpace, widest_t<typename YView::non_const_value_type>>& p,
+               const std::int64_t* border_tiles) {
   using index_type = typename IndexView::non_const_value_type;
   const std::int64_t nnz = static_cast<std::int64_t>(val.extent(0));
   arch::with_lane_width(exec, [&](auto width) {
@@ -310,8 +276,8 @@ void coo_tiles(const ExecutionSpace& exec, const tuning::LaunchShape& s, const s
           policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
           team_parallel_for(label, policy,
                             functor{rows, col, val, xb, yb, alpha, beta, p.partials.data(),
-                                    p.arrived.data(), nnz, p.chunk, p.chunks, empty_per_tile,
-                                    aligned});
+                                    p.arrived.data(), border_tiles, nnz, p.chunk, p.chunks,
+                                    empty_per_tile, aligned});
         });
       });
     }

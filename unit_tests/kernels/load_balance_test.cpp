@@ -236,6 +236,37 @@ TYPED_TEST(LoadBalanceSpmv, CooArraysOffTheirAlignment) {
                                                 std::to_string(per_lane));
 }
 
+// The chunks' borders that GPU team tiles read from the handle: per chunk,
+// the first chunk of the row its first entry lies in and the last chunk of
+// the row its last entry lies in, against a walk over the row indices.
+TYPED_TEST(LoadBalanceSpmv, CooBorderChunksAreWhereTheBorderRowsStartAndEnd) {
+  using V = typename TypeParam::value_type;
+  using I = typename TypeParam::index_type;
+  const exec_type exec;
+  for (const auto& m : edge_matrices<V, I>()) {
+    Triplets<V, I> t = m.matrix;
+    t.assemble();
+    const auto coo = to_coo(make_csr(t));
+    const std::int64_t nnz = coo.nnz();
+    const auto row = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), coo.row_indices());
+    for (const std::int64_t chunk : {1, 3, 8, 64}) {
+      const auto p = kobalt::detail::make_coo_load_balance(exec, coo, chunk);
+      const auto border =
+          Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.border_chunks);
+      const std::int64_t chunks = (nnz + chunk - 1) / chunk;
+      ASSERT_EQ(static_cast<std::int64_t>(border.extent(0)), 2 * chunks) << m.name;
+      for (std::int64_t c = 0; c < chunks; ++c) {
+        std::int64_t start = c * chunk, end = std::min(nnz, start + chunk) - 1;
+        while (start > 0 && row(start - 1) == row(c * chunk)) --start;
+        const I last_row = row(end);
+        while (end + 1 < nnz && row(end + 1) == last_row) ++end;
+        EXPECT_EQ(border(2 * c), start / chunk) << m.name << " chunk " << chunk << " c " << c;
+        EXPECT_EQ(border(2 * c + 1), end / chunk) << m.name << " chunk " << chunk << " c " << c;
+      }
+    }
+  }
+}
+
 using LoadBalanceShared = NeedsSharedMatrices<>;
 
 TEST_F(LoadBalanceShared, EverySharedMatrix) {
