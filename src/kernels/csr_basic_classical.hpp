@@ -6,9 +6,9 @@
 // Mapping: league entry -> rows_per_team consecutive rows; team thread -> one
 // row; vector lane -> a strided share of that row's nonzeros, reduced
 // (row_reduce.hpp). Rank-2 x/y: each entry feeds a block of columns.
-// Below one wave (rows x lanes threads), one right-hand side of real values
-// loads a batch of slots per lane before using them: the same sum, fewer
-// dependent round trips on long rows.
+// Below one wave (rows x lanes threads), where the longest row gives a lane
+// more than one batch of slots, one right-hand side of real values loads a
+// batch per lane before using them: the same sum, fewer round trips.
 #pragma once
 
 #include "common.hpp"
@@ -69,8 +69,11 @@ void csr_basic_classical(const ExecutionSpace& exec, const tuning::LaunchShape& 
   if (rows == 0) return;
   const Index per_team = static_cast<Index>(s.rows_per_team);
   const std::int64_t league = (static_cast<std::int64_t>(rows) + per_team - 1) / per_team;
-  const bool short_wave =
-      below_one_wave(exec, static_cast<std::int64_t>(rows) * s.vector_length);
+  // Shorter rows end within their first batch, which then only adds
+  // instructions (docs/sources.md: "slot_batch").
+  const std::int64_t lanes = s.vector_length;
+  const bool short_wave = below_one_wave(exec, static_cast<std::int64_t>(rows) * lanes) &&
+                          a.max_row_nnz() > std::int64_t{short_wave_slot_batch} * lanes;
   for_each_column_block(x, y, [&](auto xb, auto yb) {
     dispatch_beta(beta, [&](auto has_beta) {
       const auto run = [&](auto batch) {

@@ -27,8 +27,9 @@
 //     profile.auto_hybrid_min_nnz nonzeros take Hybrid where its automatic
 //     split leaves at most auto_hybrid_max_coo_share of the nonzeros to its
 //     COO part, irregular ones of at most profile.auto_coo_max_nnz for which
-//     csr::automatic would run merge_path take COO (load_balance: tiles of
-//     consecutive entries, no search for their rows), other irregular ones
+//     csr::automatic would split rows by entries (merge_path, load_balance)
+//     take COO (load_balance: tiles of consecutive entries, no search for
+//     their rows), other irregular ones
 //     stay in Csr (csr::automatic: 003 Alg. 3 picks its kernel). The thresholds
 //     are the profile's (auto_min_convert_nnz, auto_hybrid_min_nnz), each
 //     with its row in docs/sources.md.
@@ -126,6 +127,13 @@ inline constexpr double auto_aligned_coo_setup_spmvs = 12.6;  ///< see auto_alig
 /// speedup and the largest setup measured there (docs/sources.md: "auto_coo").
 inline constexpr double auto_coo_speedup = 1.09;
 inline constexpr double auto_coo_setup_spmvs = 45.2;  ///< see auto_coo_speedup
+
+/// Whether a CSR kernel splits rows by entries (merge_path, load_balance):
+/// where csr::automatic picks one, rule 2's COO does the same balancing
+/// without searching for each entry's row.
+inline bool balances_entries(const csr::strategy& s) {
+  return std::holds_alternative<csr::merge_path>(s) || std::holds_alternative<csr::load_balance>(s);
+}
 
 /// True when rule 2 must know the matrix's row spread (tuning/row_spread.hpp):
 /// the profile converts matrices of this size (GPUs), the matrix is regular
@@ -287,11 +295,11 @@ inline FormatChoice choose_format(const MatrixStats& stats, const DeviceProfile&
       needed = break_even_applies(profile.auto_ell_speedup, profile.auto_ell_setup_spmvs);
     }
   } else if (stats.nnz <= profile.auto_coo_max_nnz &&
-             std::holds_alternative<csr::merge_path>(resolve_csr(stats, profile).first)) {
+             balances_entries(resolve_csr(stats, profile).first)) {
     f = auto_format::coo;
     why << " > " << regular_variance_limit << ": irregular (002 §5.3) with " << stats.nnz
         << " <= auto_coo_max_nnz = " << profile.auto_coo_max_nnz
-        << " nonzeros, where CSR automatic would run merge_path: COO load_balance";
+        << " nonzeros, where CSR automatic would run merge_path or load_balance: COO load_balance";
     needed = break_even_applies(auto_coo_speedup, auto_coo_setup_spmvs);
   } else if (stats.nnz >= profile.auto_hybrid_min_nnz) {
     const double share = hybrid_coo_share(stats);

@@ -161,6 +161,12 @@ TEST(ChooseFormat, GpuSmallIrregularTakesCoo) {
   ASSERT_FALSE(filled.regular());
   ASSERT_TRUE(std::holds_alternative<csr::classical>(tuning::resolve_csr(filled, p).first));
   EXPECT_EQ(chosen(filled, p, 1000, "CSR automatic (003 Alg. 3)"), auto_format::csr);
+  // A row past 1024 entries: CSR automatic runs load_balance, which COO's
+  // tiles balance the same way, so COO.
+  const MatrixStats arrowhead = stats_from_rows({{2, 40000}, {40001, 1}});
+  ASSERT_TRUE(std::holds_alternative<csr::load_balance>(tuning::resolve_csr(arrowhead, p).first));
+  p.auto_coo_max_nnz = arrowhead.nnz;
+  EXPECT_EQ(chosen(arrowhead, p, 1000, "merge_path or load_balance: COO"), auto_format::coo);
 }
 
 
