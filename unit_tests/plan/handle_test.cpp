@@ -125,12 +125,22 @@ inline std::size_t chunk_parts_bytes(std::int64_t nnz, const tuning::LaunchShape
   return chunks * 2 * detail::rhs_block * sizeof(double) + chunks * sizeof(int);
 }
 
+/// Bytes of a COO load_balance workspace's chunks of `nnz` entries in
+/// launch l: the split-row parts and two border chunks (64-bit) per chunk.
+inline std::size_t coo_chunks_bytes(std::int64_t nnz, const tuning::LaunchShape& l) {
+  if (nnz == 0) return 0;
+  const std::size_t chunk = static_cast<std::size_t>(l.entries_per_thread * l.vector_length);
+  const std::size_t chunks = (static_cast<std::size_t>(nnz) + chunk - 1) / chunk;
+  return chunk_parts_bytes(nnz, l) + chunks * 2 * sizeof(std::int64_t);
+}
+
 /// Workspace a handle of `a` must hold: cols() doubles for a permuted CsrK
 /// (the gathered P x of a rank-1 apply); for CSR load_balance, per chunk of
 /// the policy's size a first row (8 bytes), two slots of rhs_block partial
 /// sums (doubles) and an arrival count (int), plus the end row; for COO
 /// load_balance and the COO parts of Hybrid ell_then_load_balance and
-/// ALIGNED_COO flat_then_seg the chunks' parts and the empty-row list; for
+/// ALIGNED_COO flat_then_seg the chunks' parts, their border chunks and the
+/// empty-row list; for
 /// ALIGNED_COO seg_then_flat the rows outside its seg part; for CSR
 /// merge_path its tiles (csr::automatic on hosts); nothing for every
 /// other format and strategy.
@@ -153,17 +163,17 @@ std::size_t expected_workspace(const Matrix& a, const Strategy& resolved,
     return (chunks + 1) * 8 + chunk_parts_bytes(a.nnz(), l);
   } else if constexpr (is_coo<Matrix>) {
     return std::holds_alternative<coo::load_balance>(resolved)
-               ? chunk_parts_bytes(a.nnz(), policy.launches.at(0)) + empty_row_list_bytes(a)
+               ? coo_chunks_bytes(a.nnz(), policy.launches.at(0)) + empty_row_list_bytes(a)
                : 0;
   } else if constexpr (is_hybrid<Matrix>) {
     return std::holds_alternative<hybrid::ell_then_load_balance>(resolved) && a.coo().nnz() > 0
-               ? chunk_parts_bytes(a.coo().nnz(), policy.launches.at(1)) +
+               ? coo_chunks_bytes(a.coo().nnz(), policy.launches.at(1)) +
                      empty_row_list_bytes(a.coo())
                : 0;
   } else if constexpr (is_aligned_coo<Matrix>) {
     if (std::holds_alternative<aligned_coo::seg_then_flat>(resolved))
       return rows_outside_seg_bytes(a);
-    return a.flat().nnz() > 0 ? chunk_parts_bytes(a.flat().nnz(), policy.launches.at(0)) +
+    return a.flat().nnz() > 0 ? coo_chunks_bytes(a.flat().nnz(), policy.launches.at(0)) +
                                     empty_row_list_bytes(a.flat())
                               : 0;
   } else {
