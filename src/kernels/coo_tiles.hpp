@@ -68,7 +68,7 @@ struct CooTilesFunctor {
   // row (coo_load_balance.hpp): a search over the tiles' borders was a
   // chain of dependent loads as long as the row's tiles' logarithm, twice.
   const std::int64_t* border_tiles;
-  std::int64_t nnz, tile, tiles;
+  std::int64_t nnz, tile;
   std::int64_t empty_per_tile;  // rows of the empty list each tile scales
   bool aligned;  // row, col and val start on 16-byte boundaries
 
@@ -276,8 +276,8 @@ void coo_tiles(const ExecutionSpace& exec, const tuning::LaunchShape& s, const s
           policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
           team_parallel_for(label, policy,
                             functor{rows, col, val, xb, yb, alpha, beta, p.partials.data(),
-                                    p.arrived.data(), border_tiles, nnz, p.chunk, p.chunks,
-                                    empty_per_tile, aligned});
+                                    p.arrived.data(), border_tiles, nnz, p.chunk, empty_per_tile,
+                                    aligned});
         });
       });
     }
