@@ -29,10 +29,10 @@
 //     COO part, irregular ones of at most profile.auto_coo_max_nnz for which
 //     csr::automatic would split rows by entries (merge_path, load_balance)
 //     take COO (load_balance: tiles of consecutive entries, no search for
-//     their rows), other irregular ones
-//     stay in Csr (csr::automatic: 003 Alg. 3 picks its kernel). The thresholds
-//     are the profile's (auto_min_convert_nnz, auto_hybrid_min_nnz), each
-//     with its row in docs/sources.md.
+//     their rows), other irregular ones stay in Csr (csr::automatic: 003
+//     Alg. 3 picks its kernel). The thresholds are the profile's
+//     (auto_min_convert_nnz, auto_hybrid_min_nnz), each with its row in
+//     docs/sources.md.
 //  3. A conversion is made only when expected_applies * (1 - 1/speedup)
 //     CSR SpMVs saved exceed its setup in CSR SpMVs: the profile's
 //     auto_ell_speedup, auto_hybrid_speedup, auto_ell_setup_spmvs and
