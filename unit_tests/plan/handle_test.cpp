@@ -117,21 +117,22 @@ std::size_t empty_row_list_bytes(const Coo<V, I, D>& a) {
   return static_cast<std::size_t>(std::count(has.begin(), has.end(), false)) * sizeof(I);
 }
 
+/// Chunks (or tiles) of launch l over `items` items.
+inline std::size_t chunks_of(std::int64_t items, const tuning::LaunchShape& l) {
+  const std::size_t chunk = static_cast<std::size_t>(l.entries_per_thread * l.vector_length);
+  return (static_cast<std::size_t>(items) + chunk - 1) / chunk;
+}
+
 /// Bytes of the split-row parts of `nnz` entries in chunks of launch l.
 inline std::size_t chunk_parts_bytes(std::int64_t nnz, const tuning::LaunchShape& l) {
-  if (nnz == 0) return 0;
-  const std::size_t chunk = static_cast<std::size_t>(l.entries_per_thread * l.vector_length);
-  const std::size_t chunks = (static_cast<std::size_t>(nnz) + chunk - 1) / chunk;
+  const std::size_t chunks = chunks_of(nnz, l);
   return chunks * 2 * detail::rhs_block * sizeof(double) + chunks * sizeof(int);
 }
 
 /// Bytes of a COO load_balance workspace's chunks of `nnz` entries in
 /// launch l: the split-row parts and two border chunks (64-bit) per chunk.
 inline std::size_t coo_chunks_bytes(std::int64_t nnz, const tuning::LaunchShape& l) {
-  if (nnz == 0) return 0;
-  const std::size_t chunk = static_cast<std::size_t>(l.entries_per_thread * l.vector_length);
-  const std::size_t chunks = (static_cast<std::size_t>(nnz) + chunk - 1) / chunk;
-  return chunk_parts_bytes(nnz, l) + chunks * 2 * sizeof(std::int64_t);
+  return chunk_parts_bytes(nnz, l) + chunks_of(nnz, l) * 2 * sizeof(std::int64_t);
 }
 
 /// Workspace a handle of `a` must hold: cols() doubles for a permuted CsrK
@@ -153,14 +154,11 @@ std::size_t expected_workspace(const Matrix& a, const Strategy& resolved,
     const auto& l = policy.launches.at(0);
     if (std::holds_alternative<csr::merge_path>(resolved)) {
       // Tile starts (tiles + 1), run ends (tiles) and rhs_block carries per tile.
-      const std::size_t tile = static_cast<std::size_t>(l.entries_per_thread * l.vector_length);
-      const std::size_t tiles = (static_cast<std::size_t>(a.rows() + a.nnz()) + tile - 1) / tile;
+      const std::size_t tiles = chunks_of(static_cast<std::int64_t>(a.rows()) + a.nnz(), l);
       return tiles == 0 ? 0 : (2 * tiles + 1) * 8 + tiles * detail::rhs_block * sizeof(double);
     }
     if (!std::holds_alternative<csr::load_balance>(resolved) || a.nnz() == 0) return 0;
-    const std::size_t chunk = static_cast<std::size_t>(l.entries_per_thread * l.vector_length);
-    const std::size_t chunks = (static_cast<std::size_t>(a.nnz()) + chunk - 1) / chunk;
-    return (chunks + 1) * 8 + chunk_parts_bytes(a.nnz(), l);
+    return (chunks_of(a.nnz(), l) + 1) * 8 + chunk_parts_bytes(a.nnz(), l);
   } else if constexpr (is_coo<Matrix>) {
     return std::holds_alternative<coo::load_balance>(resolved)
                ? coo_chunks_bytes(a.nnz(), policy.launches.at(0)) + empty_row_list_bytes(a)
