@@ -95,9 +95,10 @@ struct CooRowIndices {
 };
 
 /// What COO load_balance keeps in the handle: the split rows' parts, the
-/// rows without entries, and per chunk c the first chunk of the row its
-/// first entry lies in (2c) and the last chunk of the row its last entry
-/// lies in (2c + 1), which the team tiles read instead of searching.
+/// rows without entries, and for team tiles (LaunchForm::team_tiles) per
+/// chunk c the first chunk of the row its first entry lies in (2c) and the
+/// last chunk of the row its last entry lies in (2c + 1), which they read
+/// instead of searching (empty for the other forms, which do not).
 template <class Index, class MemorySpace, class Part>
 struct CooLoadBalance {
   ChunkParts<MemorySpace, Part> parts;
@@ -134,11 +135,13 @@ struct CooRowsWithEntriesFunctor {
   }
 };
 
-/// The chunks of a Coo of `chunk` entries, on `exec`: the parts, and the
-/// rows without entries (a count per row and a compaction).
+/// The chunks of a Coo of `chunk` entries, on `exec`: the parts, the rows
+/// without entries (a count per row and a compaction) and, for `form`
+/// team_tiles, the border chunks.
 template <class ExecutionSpace, class Value, class Index, class Device>
 CooLoadBalance<Index, typename Device::memory_space, widest_t<Value>> make_coo_load_balance(
-    const ExecutionSpace& exec, const Coo<Value, Index, Device>& a, std::int64_t chunk) {
+    const ExecutionSpace& exec, const Coo<Value, Index, Device>& a, std::int64_t chunk,
+    tuning::LaunchForm form) {
   using memory_space = typename Device::memory_space;
   using index_view = typename Coo<Value, Index, Device>::index_view;
   CooLoadBalance<Index, memory_space, widest_t<Value>> p;
@@ -155,7 +158,7 @@ CooLoadBalance<Index, typename Device::memory_space, widest_t<Value>> make_coo_l
       "kobalt::coo_empty_rows", range_policy<ExecutionSpace>(exec, 0, rows),
       CountUnmarkedRowsFunctor<decltype(has)>{has}, empty);
   p.parts = make_chunk_parts<memory_space, widest_t<Value>>(exec, nnz, chunk, empty > 0);
-  if (p.parts.chunks > 0) {
+  if (p.parts.chunks > 0 && form == tuning::LaunchForm::team_tiles) {
     p.border_chunks = Kokkos::View<std::int64_t*, memory_space>(
         compat::uninitialized(exec, "kobalt::coo_border_chunks"),
         static_cast<std::size_t>(2 * p.parts.chunks));
@@ -210,14 +213,15 @@ struct strategy_kernel<coo::load_balance> {
   template <class E, class Matrix>
   static workspace<Matrix> make_workspace(const E& exec, const Matrix& a,
                                           const tuning::SpmvPolicy& policy) {
-    return make_coo_load_balance(exec, a, chunk_entries(policy.launches.at(0)));
+    const auto& l = policy.launches.at(0);
+    return make_coo_load_balance(exec, a, chunk_entries(l), l.form);
   }
   /// The workspace of the COO part of another format (Hybrid's, ALIGNED_COO's
   /// flat part) run by launch `l`: none when the part holds no entries.
   template <class E, class Part>
   static workspace<Part> for_part(const E& exec, const Part& part, const tuning::LaunchShape& l) {
     if (part.nnz() == 0) return {};
-    return make_coo_load_balance(exec, part, chunk_entries(l));
+    return make_coo_load_balance(exec, part, chunk_entries(l), l.form);
   }
   /// One launch: beta is applied by the chunks.
   template <class E, class V, class I, class D, class X, class Y, class W>

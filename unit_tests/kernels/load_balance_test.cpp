@@ -238,7 +238,8 @@ TYPED_TEST(LoadBalanceSpmv, CooArraysOffTheirAlignment) {
 
 // The chunks' borders that GPU team tiles read from the handle: per chunk,
 // the first chunk of the row its first entry lies in and the last chunk of
-// the row its last entry lies in, against a walk over the row indices.
+// the row its last entry lies in, against a walk over the row indices; and
+// none for the warp chunks.
 TYPED_TEST(LoadBalanceSpmv, CooBorderChunksAreWhereTheBorderRowsStartAndEnd) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
@@ -250,7 +251,8 @@ TYPED_TEST(LoadBalanceSpmv, CooBorderChunksAreWhereTheBorderRowsStartAndEnd) {
     const std::int64_t nnz = coo.nnz();
     const auto row = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), coo.row_indices());
     for (const std::int64_t chunk : {1, 3, 8, 64}) {
-      const auto p = kobalt::detail::make_coo_load_balance(exec, coo, chunk);
+      const auto p = kobalt::detail::make_coo_load_balance(exec, coo, chunk,
+                                                           tuning::LaunchForm::team_tiles);
       const auto border =
           Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.border_chunks);
       const std::int64_t chunks = (nnz + chunk - 1) / chunk;
@@ -263,6 +265,11 @@ TYPED_TEST(LoadBalanceSpmv, CooBorderChunksAreWhereTheBorderRowsStartAndEnd) {
         EXPECT_EQ(border(2 * c), start / chunk) << m.name << " chunk " << chunk << " c " << c;
         EXPECT_EQ(border(2 * c + 1), end / chunk) << m.name << " chunk " << chunk << " c " << c;
       }
+      // The warp chunks never read them, so their workspace holds none.
+      EXPECT_EQ(kobalt::detail::make_coo_load_balance(exec, coo, chunk, tuning::LaunchForm::single)
+                    .border_chunks.extent(0),
+                0u)
+          << m.name << " chunk " << chunk;
     }
   }
 }

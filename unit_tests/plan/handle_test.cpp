@@ -130,9 +130,11 @@ inline std::size_t chunk_parts_bytes(std::int64_t nnz, const tuning::LaunchShape
 }
 
 /// Bytes of a COO load_balance workspace's chunks of `nnz` entries in
-/// launch l: the split-row parts and two border chunks (64-bit) per chunk.
+/// launch l: the split-row parts and, for team tiles, two border chunks
+/// (64-bit) per chunk.
 inline std::size_t coo_chunks_bytes(std::int64_t nnz, const tuning::LaunchShape& l) {
-  return chunk_parts_bytes(nnz, l) + chunks_of(nnz, l) * 2 * sizeof(std::int64_t);
+  const bool border = l.form == tuning::LaunchForm::team_tiles;
+  return chunk_parts_bytes(nnz, l) + (border ? chunks_of(nnz, l) * 2 * sizeof(std::int64_t) : 0);
 }
 
 /// Workspace a handle of `a` must hold: cols() doubles for a permuted CsrK
