@@ -142,9 +142,9 @@ inline std::size_t coo_chunks_bytes(std::int64_t nnz, const tuning::LaunchShape&
 /// the policy's size a first row (8 bytes), two slots of rhs_block partial
 /// sums (doubles) and an arrival count (int), plus the end row; for COO
 /// load_balance and the COO parts of Hybrid ell_then_load_balance and
-/// ALIGNED_COO flat_then_seg the chunks' parts, their border chunks and the
-/// empty-row list; for
-/// ALIGNED_COO seg_then_flat the rows outside its seg part; for CSR
+/// ALIGNED_COO flat_then_seg the chunks' parts, their border chunks (team
+/// tiles only) and the empty-row list; for ALIGNED_COO seg_then_flat the
+/// rows outside its seg part; for CSR
 /// merge_path its tiles (csr::automatic on hosts); nothing for every
 /// other format and strategy.
 template <class Matrix, class Strategy>
