@@ -108,13 +108,13 @@ TEST(BuiltinProfile, H200IsInTheTable) {
   expect_gpu_defaults(p, "fitted");  // the constant (SSRS, SRS) = (4, 8)
   EXPECT_EQ(p.csrk_ssrs_constant, 4);
   EXPECT_EQ(p.csrk_srs_constant, 8);
-  EXPECT_EQ(p.auto_min_convert_nnz, 171394);
-  EXPECT_EQ(p.bandwidth_gbs, 4191.3236609067517);
+  EXPECT_EQ(p.auto_min_convert_nnz, 4380);
+  EXPECT_EQ(p.bandwidth_gbs, 4255.9682878165704);
   EXPECT_NE(p.source.find("H200"), std::string::npos) << p.source;
   EXPECT_EQ(p.source.find("not in the table"), std::string::npos) << p.source;
   EXPECT_EQ(p.source.rfind("built-in", 0), 0u) << p.source;
   const std::string s = p.str();
-  EXPECT_NE(s.find("4191 GB/s"), std::string::npos) << s;
+  EXPECT_NE(s.find("4255 GB/s"), std::string::npos) << s;
   EXPECT_NE(s.find("132 compute units"), std::string::npos) << s;
   EXPECT_NE(s.find("warp 32"), std::string::npos) << s;
   EXPECT_NE(s.find("L2 60 MiB"), std::string::npos) << s;
@@ -175,8 +175,8 @@ TEST(ProfileFile, EveryKeyIsApplied) {
       "}\n");
   DeviceProfile p = tuning::builtin_profile(gpu_info("NVIDIA H200"));
   EXPECT_EQ(p.x_rows_min_rhs, 8);  // the GPU default, measured at K = 8
-  EXPECT_EQ(p.auto_min_convert_nnz, 171394);  // the H200's row
-  EXPECT_EQ(p.auto_hybrid_min_nnz, 5251201);
+  EXPECT_EQ(p.auto_min_convert_nnz, 4380);  // the H200's row
+  EXPECT_EQ(p.auto_hybrid_min_nnz, 2049378);
   tuning::apply_profile_file(p, f.path());
   EXPECT_EQ(p.bandwidth_gbs, 4100.5);
   EXPECT_EQ(p.team_threads, 256);
