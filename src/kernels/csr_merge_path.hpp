@@ -242,7 +242,7 @@ struct TileScratch {
 };
 
 template <class ExecutionSpace, int W, class OffsetView, class IndexView, class ValueView,
-          class XB, class YB, bool HasBeta>
+          class XB, class YB, bool HasBeta, bool Fixup>
 struct CsrMergePathFunctor {
   using index_type = typename IndexView::non_const_value_type;
   using offset_type = typename OffsetView::non_const_value_type;
@@ -273,6 +273,39 @@ struct CsrMergePathFunctor {
     return (k < run.last ? carries : heads) + k * rhs_block;
   }
 
+  /// One round of a lane's products: s[b] for the tile's item k0 + b*W
+  /// (coalesced, evict-first loads; docs/sources.md: "merge_path_batch").
+  template <int Batch>
+  KOKKOS_FORCEINLINE_FUNCTION void products_round(Sums<scalar, N> (&s)[Batch], int k0,
+                                                  std::int64_t z0, int tile_nnz) const {
+    using load = arch::loads<ExecutionSpace>;
+    for (int b = 0; b < Batch; ++b) {
+      const int k = k0 + b * W;
+      if (k < tile_nnz)
+        x.fma(s[b], load::streaming(val.data() + z0 + k), load::streaming(col.data() + z0 + k));
+    }
+  }
+
+  /// With the fixup, a tile where no row ends is just its carry: its lanes
+  /// add their products in registers and the warp sums them, without the
+  /// scratch, search and walk (docs/sources.md: "merge_path_one_row_tiles").
+  KOKKOS_INLINE_FUNCTION void sum_one_row(const member& team, std::int64_t t, std::int64_t z0,
+                                          int tile_nnz) const {
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, W), [&](const int lane) {
+      constexpr int batch = merge_path_batch<scalar, N>;
+      Sums<scalar, N> sum;
+      for (int k0 = lane; k0 < tile_nnz; k0 += batch * W) {
+        Sums<scalar, N> s[batch];
+        products_round(s, k0, z0, tile_nnz);
+        for (int b = 0; b < batch; ++b) sum += s[b];
+      }
+      arch::segmented_scan<ExecutionSpace, W>(lane, 0, sum.v);  // lane W - 1: the total
+      if (lane == W - 1)
+        for (int j = 0; j < N; ++j)
+          carries[t * rhs_block + j] = static_cast<widest_t<scalar>>(sum.v[j]);
+    });
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
     const std::int64_t t =
         static_cast<std::int64_t>(team.league_rank()) * team.team_size() + team.team_rank();
@@ -301,11 +334,15 @@ struct CsrMergePathFunctor {
     const int tile_rows = static_cast<int>(r1 - r0);
     const int tile_nnz = static_cast<int>((d1 - r1) - z0);
 
+    const bool one_row = Fixup && active && tile_rows == 0;
+    if (one_row) sum_one_row(team, t, z0, tile_nnz);
+
     // Step 1: products and row ends into scratch, coalesced. The matrix is
     // read once: evict-first loads keep x in L2 (docs/sources.md: "Evict-first
     // loads").
     using load = arch::loads<ExecutionSpace>;
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, W), [&](const int lane) {
+      if (one_row) return;  // summed above
       // Rounds of `batch` slots per lane: a round issues all its row-end
       // loads, nonzero loads and gathers before its stores to scratch (a
       // store between them would have to wait: scratch may alias val for
@@ -323,12 +360,7 @@ struct CsrMergePathFunctor {
         for (int b = 0; b < batch; ++b)
           if (k0 + b * W < tile_rows) e[b] = load::streaming(row_ptr.data() + r0 + k0 + b * W + 1);
         Sums<scalar, N> s[batch];
-        for (int b = 0; b < batch; ++b) {
-          const int k = k0 + b * W;
-          if (k < tile_nnz)
-            x.fma(s[b], load::streaming(val.data() + z0 + k),
-                  load::streaming(col.data() + z0 + k));
-        }
+        products_round(s, k0, z0, tile_nnz);
         for (int b = 0; b < batch; ++b) {
           const int k = k0 + b * W;
           if (k < tile_nnz)
@@ -341,7 +373,7 @@ struct CsrMergePathFunctor {
       if (lane == 0) ends[tile_rows] = static_cast<index_type>(tile_nnz);
     });
     team.team_barrier();
-    if (!active) return;
+    if (!active || one_row) return;
 
     // Steps 2 and 3: each lane walks its stretch, then the carries; the
     // rows that end in the tile are stored last, by the whole warp.
@@ -624,12 +656,15 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
           // fit level 0 before that.
           const std::size_t level0 =
               static_cast<std::size_t>(policy_type::scratch_size_max(0));
-          dispatch_beta(beta, [&](auto has_beta) {
+          // The one-row fast path is compiled into the fixup form only: in the
+          // one-launch form its mere presence slowed small graphs.
+          const auto launch = [&](auto has_beta, auto fixup) {
             using functor = CsrMergePathFunctor<ExecutionSpace, Lanes::value,
                                                 typename matrix::row_ptr_view,
                                                 typename matrix::col_view,
                                                 typename matrix::val_view, decltype(xb),
-                                                decltype(yb), decltype(has_beta)::value>;
+                                                decltype(yb), decltype(has_beta)::value,
+                                                decltype(fixup)::value>;
             functor f{a.row_ptr(), a.col_indices(), a.values(), xb, yb, alpha,
                       beta, p.tile_row.data(), p.carries.data(),
                       p.run_first.data(), p.run_last.data(), p.heads.data(),
@@ -656,6 +691,10 @@ void csr_merge_path(const ExecutionSpace& exec, const tuning::LaunchShape& s,
                                       std::to_string(Lanes::value) + " lanes for this kernel");
             if (team_size > most) policy = policy_for(most);
             Kokkos::parallel_for(label, policy, f);
+          };
+          dispatch_beta(beta, [&](auto has_beta) {
+            if (p.one_launch()) launch(has_beta, std::false_type{});
+            else launch(has_beta, std::true_type{});
           });
         }
         if (p.one_launch()) return;
