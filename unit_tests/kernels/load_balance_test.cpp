@@ -3,7 +3,8 @@
 // CSR load_balance (kernels/csr_load_balance.hpp), CSR merge_path
 // (kernels/csr_merge_path.hpp), COO segmented
 // (kernels/coo_segmented.hpp, 000 Alg. 1), COO load_balance
-// (kernels/coo_load_balance.hpp; team tiles on GPUs), Hybrid's COO part
+// (kernels/coo_load_balance.hpp; team tiles on GPUs, and on hosts with
+// teams of one thread on the edge matrices), Hybrid's COO part
 // (segmented and load_balance) and ALIGNED_COO's flat part (flat_then_seg), on every
 // edge matrix and every shared matrix, rank 1 and rank 2, at the tuned
 // chunk size and at tiny chunks (1, 2, 5 and 64 entries per lane), where
@@ -32,9 +33,11 @@ TYPED_TEST_SUITE(LoadBalanceSpmv, ValueIndexTypes, TypeNames);
 TYPED_TEST(LoadBalanceSpmv, EveryEdgeMatrixAtEveryChunkSize) {
   using V = typename TypeParam::value_type;
   using I = typename TypeParam::index_type;
+  const bool gpu = tuning::cached_profile_of(exec_type()).gpu;
   for (const auto& m : edge_matrices<V, I>()) {
     expect_chunk_kernels_match(m.matrix, m.name, {0, 1, 2, 5, 64});
     expect_composite_chunks_match(m.matrix, m.name, {0, 1, 2, 5, 64});
+    if (!gpu) expect_host_team_tiles_match(m.matrix, m.name);
   }
 }
 
